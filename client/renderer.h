@@ -1,0 +1,121 @@
+#pragma once
+// Renders frames offscreen into a small ring of colour+depth(+MSAA resolve)
+// targets, so no window system is needed. Every frame carries two timestamp
+// queries; a watcher thread waits on each frame's fence in submission order and
+// reports when it signalled, so latency is measured at the fence, not later.
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "client/frame_params.h"
+#include "client/gpu_scene.h"
+#include "client/pipelines.h"
+#include "client/vk_resources.h"
+
+namespace seatmark::client {
+
+struct RenderSettings {
+    uint32_t width = 640, height = 480;
+    uint32_t msaa = 4;
+    uint32_t frames_in_flight = 2;
+};
+
+struct FrameDone {
+    uint64_t token = 0;     // what submit() was given
+    int64_t fence_ns = 0;   // steady clock when the fence was seen signalled
+    int64_t gpu_ns = -1;    // bottom - top timestamp x period; -1 without timestamps
+};
+
+// Optional presentation to a window: the renderer blits each frame's colour
+// into the image the hook acquired, inside the frame's command buffer.
+class PresentHook {
+public:
+    virtual ~PresentHook() = default;
+    // Acquires the next image; returns the semaphore the submit must wait on, or VK_NULL_HANDLE to skip presenting.
+    virtual VkSemaphore acquire(uint32_t slot) = 0;
+    virtual void record_blit(VkCommandBuffer cb, VkImage src, VkExtent2D extent) = 0;
+    virtual VkSemaphore render_done(uint32_t slot) = 0;
+    virtual void present(uint32_t slot) = 0;
+};
+
+class Renderer {
+public:
+    Renderer(const Device& dev, const workloads::Assembly& assembly, const RenderSettings& settings);
+    ~Renderer();
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    // Called on the watcher thread for every completed frame, in submission order.
+    void on_done(std::function<void(const FrameDone&)> cb) { done_cb_ = std::move(cb); }
+    void set_present_hook(PresentHook* hook) { present_ = hook; }
+
+    // Blocks until the next target in the ring is free (its previous frame's
+    // fence signalled). A frame "begins" after this, as an application's frame
+    // begins after it waited for a free back buffer.
+    void wait_for_slot();
+
+    // Records and submits the frame into the next target (waiting for it if
+    // needed); returns once vkQueueSubmit has returned. Rethrows a fault the
+    // watcher saw (device lost).
+    void submit(const FrameParams& params, uint64_t token);
+
+    // Waits until every submitted frame completed; rethrows a watcher fault.
+    void drain();
+
+    // Renders one frame synchronously and returns its RGBA8 pixels (row-major, top row first).
+    std::vector<uint8_t> capture(const FrameParams& params);
+
+    VkExtent2D extent() const { return extent_; }
+    bool has_timestamps() const { return timestamps_; }
+    uint64_t gpu_bytes() const { return scene_.bytes(); }
+
+private:
+    struct Slot {
+        Image color_msaa, depth, color;  // color is the resolve target (or the only one at msaa 1)
+        Framebuffer framebuffer;
+        VkCommandBuffer cmd = VK_NULL_HANDLE;
+        Fence fence;
+        bool busy = false;
+    };
+    struct Pending {
+        uint32_t slot;
+        uint64_t token;
+    };
+
+    void create_render_pass(VkFormat color, VkFormat depth);
+    void record(VkCommandBuffer cb, uint32_t slot, const FrameParams& params);
+    void watch();
+    void rethrow_fault();
+
+    const Device& dev_;
+    RenderSettings settings_;
+    VkExtent2D extent_;
+    VkSampleCountFlagBits samples_;
+    CommandPool pool_;
+    GpuScene scene_;
+    RenderPass pass_;
+    std::unique_ptr<Pipelines> pipelines_;
+    QueryPool queries_;
+    bool timestamps_ = false;
+    double timestamp_period_ns_ = 1;
+    uint64_t timestamp_mask_ = ~0ull;
+    std::vector<Slot> slots_;
+    uint32_t next_slot_ = 0;
+    PresentHook* present_ = nullptr;
+    std::function<void(const FrameDone&)> done_cb_;
+
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::deque<Pending> pending_;
+    std::exception_ptr fault_;
+    bool stop_ = false;
+    std::thread watcher_;
+};
+
+}  // namespace seatmark::client

@@ -1,0 +1,298 @@
+#include "client/session.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "client/interaction.h"
+#include "client/renderer.h"
+#include "client/screenshot.h"
+#include "client/vk_instance.h"
+#include "client/window.h"
+#include "common/clock.h"
+#include "common/errors.h"
+#include "common/exit_codes.h"
+#include "workloads/assembly.h"
+#include "workloads/script.h"
+
+namespace seatmark::client {
+
+using workloads::DisplayMode;
+using workloads::SegmentKind;
+
+workloads::Profile resolve_profile(const SessionOptions& o) {
+    workloads::Profile p = workloads::load_profile(o.workload);
+    if (o.duration_s < 0) throw InputError("--duration: expected a positive duration such as 30s");
+    if (o.duration_s > 0) p.default_duration_s = o.duration_s;
+    if (o.width) p.render.width = o.width;
+    if (o.height) p.render.height = o.height;
+    if (o.msaa) p.render.msaa = o.msaa;
+    if (o.seed_set) p.scene.seed = o.seed;
+    if (p.render.width < 16 || p.render.width > 8192 || p.render.height < 16 || p.render.height > 8192)
+        throw InputError("--width/--height: expected 16..8192, got " + std::to_string(p.render.width) + "x" +
+                         std::to_string(p.render.height));
+    if (p.render.msaa != 1 && p.render.msaa != 4 && p.render.msaa != 8)
+        throw InputError("--msaa: expected 1, 4 or 8, got " + std::to_string(p.render.msaa));
+    return p;
+}
+
+namespace {
+
+void sleep_until_ns(int64_t t) {
+    int64_t now = now_ns();
+    if (t > now) std::this_thread::sleep_for(std::chrono::nanoseconds(t - now));
+}
+
+void warn_software(const DeviceInfo& d) {
+    std::fprintf(stderr,
+                 "seatmark: WARNING: %s is a SOFTWARE renderer (%s): frames are drawn by the CPU, so frame times "
+                 "measure this host's CPU, not a GPU.\n",
+                 d.name.c_str(), d.driver_name.c_str());
+}
+
+// The frames of a session, filled at submit (begin, cpu, interval) and
+// completed by the renderer's watcher thread (gpu, latency).
+class FrameLog {
+public:
+    uint64_t begin(FrameRecord r, int64_t input_ns) {
+        std::lock_guard<std::mutex> lock(mu_);
+        r.seq = frames_.size();
+        frames_.push_back(r);
+        input_ns_.push_back(input_ns);
+        return r.seq;
+    }
+    void set_cpu(uint64_t seq, int64_t cpu_ns) {
+        std::lock_guard<std::mutex> lock(mu_);
+        frames_[seq].cpu_ns = cpu_ns;
+    }
+    FrameRecord complete(const FrameDone& d) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto& r = frames_[d.token];
+        r.gpu_ns = d.gpu_ns;
+        if (input_ns_[d.token] >= 0) r.latency_ns = d.fence_ns - input_ns_[d.token];
+        return r;
+    }
+    std::vector<FrameRecord> take() {
+        std::lock_guard<std::mutex> lock(mu_);
+        return std::move(frames_);
+    }
+
+private:
+    std::mutex mu_;
+    std::vector<FrameRecord> frames_;
+    std::vector<int64_t> input_ns_;
+};
+
+// Scripted input events of one segment: at its start, then every 1/rate while it is active.
+struct InputClock {
+    int64_t start_ns = 0, end_ns = 0, period_ns = 0;
+    int64_t next_ns = 0;  // oldest event not yet shown by a frame
+    // The oldest unshown event at or before t (consumed with all later ones up to t), or -1.
+    int64_t take(int64_t t) {
+        if (next_ns > t || next_ns >= end_ns) return -1;
+        int64_t oldest = next_ns;
+        if (period_ns <= 0) {
+            next_ns = end_ns;
+        } else {
+            int64_t k = (t - start_ns) / period_ns + 1;
+            next_ns = start_ns + k * period_ns;
+        }
+        return oldest;
+    }
+};
+
+}  // namespace
+
+SessionResult run_session(const SessionOptions& opts, std::function<void(const FrameRecord&)> on_frame) {
+    SessionResult result;
+    result.profile = resolve_profile(opts);
+    const auto& prof = result.profile;
+
+    workloads::AssemblySpec spec;
+    spec.seed = prof.scene.seed;
+    spec.triangle_budget = prof.scene.triangles;
+    workloads::Assembly assembly = workloads::generate_assembly(spec);
+    result.scene_triangles = assembly.triangles;
+    result.scene_parts = assembly.parts.size();
+
+    std::unique_ptr<Window> window;
+    InstanceOptions io;
+    io.validate = opts.validate;
+    if (opts.window) {
+        window = std::make_unique<Window>(prof.render.width, prof.render.height, "seatmark session: " + prof.name);
+        io.extensions = window->instance_extensions();
+    }
+    Instance instance(io);
+    result.device = choose_device(instance.handle(), opts.device);
+    const DeviceInfo& info = result.device;
+    if (info.software) {
+        if (!opts.allow_software)
+            throw InputError("device " + info.name + " is a software renderer and --no-software was given");
+        warn_software(info);
+    }
+    std::vector<const char*> dev_ext;
+    if (window) dev_ext.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    Device device(instance.handle(), info, dev_ext);
+
+    RenderSettings rs;
+    rs.width = prof.render.width;
+    rs.height = prof.render.height;
+    rs.msaa = prof.render.msaa;
+    std::unique_ptr<Presenter> presenter;
+    if (window) presenter = std::make_unique<Presenter>(instance.handle(), device, *window, VkExtent2D{rs.width, rs.height});
+    Renderer renderer(device, assembly, rs);
+    if (presenter) renderer.set_present_hook(presenter.get());
+    const float aspect = float(rs.width) / float(rs.height);
+
+    Interaction ui(assembly, prof.render.mode, prof.scene.seed);
+    {
+        // The screenshot frame doubles as warm-up: first-use costs stay out of the measurements.
+        Interaction home(assembly, DisplayMode::shaded_edges, prof.scene.seed);
+        auto pixels = renderer.capture(home.params(aspect));
+        if (!opts.screenshot.empty()) write_png(opts.screenshot, rs.width, rs.height, pixels);
+    }
+
+    FrameLog log;
+    renderer.on_done([&](const FrameDone& d) {
+        FrameRecord r = log.complete(d);
+        if (on_frame) on_frame(r);
+    });
+
+    const int64_t t0 = now_ns();
+    if (opts.bare) {
+        // Harness off: the same scene and view, no script, clock reads or records.
+        FrameParams p = ui.params(aspect);
+        renderer.on_done({});
+        for (uint64_t i = 0; i < opts.bare_frames; ++i) renderer.submit(p, i);
+        renderer.drain();
+        result.wall_s = double(now_ns() - t0) * 1e-9;
+        result.validation_messages = instance.validation_messages();
+        return result;
+    }
+
+    workloads::Timeline timeline(prof.script, prof.default_duration_s, prof.scene.seed);
+    const int64_t cap_ns = prof.render.frame_cap_hz > 0 ? int64_t(1e9 / prof.render.frame_cap_hz) : 0;
+    const int64_t input_period_ns = prof.script.input_rate_hz > 0 ? int64_t(1e9 / prof.script.input_rate_hz) : 0;
+    uint32_t stretch = 0;
+    int64_t prev_begin = -1;  // previous frame's begin in this stretch
+    bool closed = false;
+
+    auto render_frame = [&](InputClock& input, uint16_t extra_flags) {
+        if (cap_ns > 0 && prev_begin >= 0) sleep_until_ns(prev_begin + cap_ns);
+        renderer.wait_for_slot();
+        if (window && window->should_close()) {
+            closed = true;
+            return;
+        }
+        FrameRecord r;
+        r.t_begin_ns = now_ns();
+        int64_t event = input.take(r.t_begin_ns);
+        r.flags = extra_flags;
+        if (event >= 0) r.flags |= frame_flag_input;
+        if (prev_begin >= 0)
+            r.interval_ns = r.t_begin_ns - prev_begin;
+        else
+            r.flags |= frame_flag_stretch_start;
+        r.stretch = stretch;
+        r.mode = static_cast<uint16_t>(ui.mode());
+        uint64_t seq = log.begin(r, event);
+        renderer.submit(ui.params(aspect), seq);
+        log.set_cpu(seq, now_ns() - r.t_begin_ns);
+        prev_begin = r.t_begin_ns;
+    };
+
+    for (const auto& sched : timeline.schedule()) {
+        if (closed) break;
+        const auto& seg = prof.script.segments[sched.segment];
+        const int64_t start = t0 + int64_t(sched.start_s * 1e9);
+        const int64_t end = t0 + int64_t(sched.end_s * 1e9);
+        if (seg.kind == SegmentKind::think) {
+            // Render on demand: nothing is drawn while the user thinks, and the
+            // next frame starts a new stretch (no interval spans the pause).
+            while (now_ns() < end && !(window && window->should_close())) {
+                if (window) window->poll();
+                sleep_until_ns(std::min(end, now_ns() + 20'000'000));
+            }
+            ++stretch;
+            prev_begin = -1;
+            continue;
+        }
+        sleep_until_ns(start);
+        InputClock input{start, workloads::is_instant(seg.kind) ? start + 1 : end, 0, start};
+        if (workloads::is_instant(seg.kind)) {
+            bool switched = ui.apply_instant(seg);
+            render_frame(input, switched ? frame_flag_mode_switch : 0);
+            continue;
+        }
+        input.period_ns = input_period_ns;
+        ui.begin_segment(seg, sched.iteration);
+        bool first = true;
+        for (;;) {
+            int64_t now = now_ns();
+            if (now >= end) break;
+            ui.at(double(now - start) * 1e-9);
+            render_frame(input, first && seg.kind == SegmentKind::section_sweep ? frame_flag_mode_switch : 0);
+            if (closed) break;
+            if (window) window->poll();
+            first = false;
+        }
+        ui.end_segment(sched.end_s - sched.start_s);
+    }
+    renderer.drain();
+    result.wall_s = double(now_ns() - t0) * 1e-9;
+    result.window_closed = closed;
+    result.frames = log.take();
+    double active = timeline.active_s();
+    if (closed && !result.frames.empty()) active = std::min(active, result.wall_s);
+    result.summary = stats::summarize(result.frames, active);
+    result.validation_messages = instance.validation_messages();
+    return result;
+}
+
+std::string format_summary(const SessionResult& r) {
+    const auto& s = r.summary;
+    const auto& d = r.device;
+    char buf[2048];
+    auto ms = [](double v) {
+        char b[32];
+        if (std::isnan(v)) return std::string("n/a");
+        std::snprintf(b, sizeof b, "%.2f", v);
+        return std::string(b);
+    };
+    std::snprintf(buf, sizeof buf,
+                  "session    %s (%s), %" PRIu64 " parts, %" PRIu64 " triangles, %ux%u msaa %u\n"
+                  "device     %s [%s, %s], driver %s %s%s\n"
+                  "frames     %" PRIu64 " in %.1f s active (%.1f s wall), dropped %" PRIu64 "\n"
+                  "FPS        %.1f   (frames / active time)\n"
+                  "interval   p50 %s ms  p95 %s ms  p99 %s ms   (nearest rank, within active stretches)\n"
+                  "1%% low     %.1f FPS   (1000 / p99 interval); time-weighted %.1f FPS\n"
+                  "stutter    %.2f %%   (frames with interval > 2.5 x median)\n"
+                  "latency    p95 %s ms   (scripted input -> fence of the first frame showing it)\n"
+                  "cpu / gpu  p50 %s ms / %s ms   (begin -> submit returned / Vulkan timestamps)\n",
+                  r.profile.name.c_str(), r.profile.source.c_str(), r.scene_parts, r.scene_triangles,
+                  r.profile.render.width, r.profile.render.height, r.profile.render.msaa, d.name.c_str(),
+                  d.type.c_str(), d.vendor.c_str(), d.driver_name.c_str(), d.driver_info.c_str(),
+                  d.software ? "  ** SOFTWARE RENDERER **" : "", s.frames, s.active_s, r.wall_s, s.dropped, s.fps,
+                  ms(s.p50_ms).c_str(), ms(s.p95_ms).c_str(), ms(s.p99_ms).c_str(), s.low1_fps, s.low1_tw_fps,
+                  s.stutter * 100.0, ms(s.latency_p95_ms).c_str(), ms(s.cpu_p50_ms).c_str(), ms(s.gpu_p50_ms).c_str());
+    return buf;
+}
+
+void write_frames_csv(const std::string& path, const std::vector<FrameRecord>& frames) {
+    std::ofstream f(path);
+    if (!f) throw InputError("--out " + path + ": cannot open for writing; check the directory exists and is writable");
+    f << "seq,t_begin_ns,cpu_ns,gpu_ns,interval_ns,latency_ns,stretch,mode,flags\n";
+    for (const auto& r : frames) {
+        f << r.seq << ',' << r.t_begin_ns << ',' << r.cpu_ns << ',' << r.gpu_ns << ',' << r.interval_ns << ','
+          << r.latency_ns << ',' << r.stretch << ',' << workloads::to_string(static_cast<DisplayMode>(r.mode)) << ','
+          << r.flags << '\n';
+    }
+    if (!f) throw std::runtime_error("--out " + path + ": write failed");
+}
+
+}  // namespace seatmark::client

@@ -1,0 +1,62 @@
+#pragma once
+// One synthetic CAD user: loads a profile, builds the assembly, picks a Vulkan
+// device, and plays the interaction script, timing every frame.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "client/vk_device.h"
+#include "common/frame_record.h"
+#include "common/stats.h"
+#include "workloads/profile.h"
+
+namespace seatmark::client {
+
+struct SessionOptions {
+    std::string workload = "ci-tiny";  // built-in profile name or TOML file
+    double duration_s = 0;             // 0: the profile's duration
+    uint32_t width = 0, height = 0;    // 0: the profile's
+    uint32_t msaa = 0;                 // 0: the profile's
+    std::string device;                // --device INDEX|NAME; empty: best available
+    bool seed_set = false;
+    uint64_t seed = 0;                 // overrides the profile's scene seed when seed_set
+    std::string out_csv;               // per-frame CSV
+    std::string screenshot;            // PNG of a frame in the default mode
+    bool validate = false;             // Khronos validation layer on
+    bool window = false;               // present to a GLFW window
+    bool allow_software = true;        // false: exit 6 when the device is a CPU renderer
+    bool quiet = false;                // no summary on stdout
+    // Benchmark switch: render the same frame repeatedly without the script,
+    // timing and bookkeeping (the "harness off" baseline of bench/).
+    bool bare = false;
+    uint64_t bare_frames = 0;
+};
+
+struct SessionResult {
+    workloads::Profile profile;
+    DeviceInfo device;
+    uint64_t scene_triangles = 0;
+    uint64_t scene_parts = 0;
+    std::vector<FrameRecord> frames;  // in sequence order, completed
+    stats::FrameSummary summary;
+    double wall_s = 0;
+    uint64_t validation_messages = 0;
+    bool window_closed = false;       // the person closed the window early
+};
+
+// Applies options to the profile and checks them; throws InputError.
+workloads::Profile resolve_profile(const SessionOptions& opts);
+
+// Runs a whole session. `on_frame` (optional) sees every completed frame in
+// sequence order, on the renderer's watcher thread. Throws InputError for bad
+// input, VulkanError for Vulkan faults.
+SessionResult run_session(const SessionOptions& opts, std::function<void(const FrameRecord&)> on_frame = {});
+
+// The one-paragraph summary printed at the end.
+std::string format_summary(const SessionResult& r);
+
+// One CSV row per frame; the header names units.
+void write_frames_csv(const std::string& path, const std::vector<FrameRecord>& frames);
+
+}  // namespace seatmark::client

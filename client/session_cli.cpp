@@ -1,0 +1,76 @@
+#include "client/session_cli.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "client/session.h"
+#include "common/duration.h"
+#include "common/errors.h"
+#include "common/exit_codes.h"
+#include "workloads/profile.h"
+
+namespace seatmark::client {
+
+void add_session_command(CLI::App& app, std::function<int()>& run) {
+    auto opts = std::make_shared<SessionOptions>();
+    auto duration = std::make_shared<std::string>();
+    auto no_software = std::make_shared<bool>(false);
+    auto list = std::make_shared<bool>(false);
+    auto* cmd = app.add_subcommand("session", "Run one synthetic CAD user rendering with Vulkan, timing every frame");
+    cmd->add_option("--workload,-w", opts->workload, "Built-in profile name or a profile .toml file")
+        ->capture_default_str();
+    cmd->add_option("--duration,-d", *duration, "How long to run, e.g. 30s, 2m (default: the profile's)");
+    cmd->add_option("--width", opts->width, "Render width in pixels (default: the profile's)");
+    cmd->add_option("--height", opts->height, "Render height in pixels (default: the profile's)");
+    cmd->add_option("--msaa", opts->msaa, "Samples per pixel: 1, 4 or 8 (default: the profile's)");
+    cmd->add_option("--device", opts->device,
+                    "Vulkan device index or part of its name (default: first discrete GPU, else integrated, else CPU)");
+    cmd->add_option("--seed", opts->seed, "Scene seed (default: the profile's)")->each([opts](const std::string&) {
+        opts->seed_set = true;
+    });
+    cmd->add_option("--out,-o", opts->out_csv, "Write one CSV row per frame to this file");
+    cmd->add_option("--screenshot", opts->screenshot, "Write a PNG of a frame in the default mode (shaded with edges)");
+    cmd->add_flag("--validate", opts->validate, "Enable the Khronos validation layer; any message fails the session");
+    cmd->add_flag("--window", opts->window, "Present to a window (needs a display) instead of rendering headless");
+    cmd->add_flag("--no-software", *no_software, "Fail (exit 6) when the chosen device is a software renderer");
+    cmd->add_flag("--quiet,-q", opts->quiet, "Print no summary");
+    cmd->add_flag("--list-workloads", *list, "List the built-in workload profiles and exit");
+    cmd->footer(
+        "Examples:\n"
+        "  seatmark session --workload ci-tiny --duration 5s --out frames.csv --screenshot shot.png\n"
+        "  seatmark session --workload designer-medium --device 0 --validate\n"
+        "  seatmark session --workload ./my-profile.toml --msaa 8\n"
+        "Exit codes: 0 ok, 1 validation messages or I/O error, 2 bad input or no Vulkan device,\n"
+        "  3 Vulkan error, 4 device lost, 5 out of memory, 6 software renderer refused.");
+
+    cmd->callback([&run, opts, duration, no_software, list] {
+        run = [opts, duration, no_software, list]() -> int {
+            if (*list) {
+                for (const auto& n : workloads::builtin_profile_names()) {
+                    auto p = workloads::load_profile(n);
+                    std::printf("%-16s %s\n", n.c_str(), p.description.c_str());
+                }
+                return exit_code::ok;
+            }
+            if (!duration->empty()) {
+                auto d = parse_duration(*duration);
+                if (!d || *d <= 0)
+                    throw InputError("--duration " + *duration + ": expected a positive duration such as 30s, 500ms or 2m");
+                opts->duration_s = *d;
+            }
+            if (*no_software) opts->allow_software = false;
+            SessionResult r = run_session(*opts);
+            if (!opts->out_csv.empty()) write_frames_csv(opts->out_csv, r.frames);
+            if (!opts->quiet) std::fputs(format_summary(r).c_str(), stdout);
+            if (!opts->screenshot.empty() && !opts->quiet) std::printf("screenshot %s\n", opts->screenshot.c_str());
+            if (opts->validate) {
+                std::printf("validation %llu messages\n", static_cast<unsigned long long>(r.validation_messages));
+                if (r.validation_messages > 0) return exit_code::failure;
+            }
+            return exit_code::ok;
+        };
+    });
+}
+
+}  // namespace seatmark::client
