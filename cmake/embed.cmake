@@ -33,5 +33,6 @@ function(seatmark_embed_text out_cpp ns func)
             -DROOT=${SEATMARK_ROOT} "-DFILES=${abs_files}"
             -P ${SEATMARK_ROOT}/cmake/embed_text.cmake
     DEPENDS ${abs_files} ${SEATMARK_ROOT}/cmake/embed_text.cmake
-    COMMENT "embedding ${func}")
+    COMMENT "embedding ${func}"
+    VERBATIM)
 endfunction()
