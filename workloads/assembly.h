@@ -2,6 +2,11 @@
 // A procedural CAD assembly, deterministic for a seed: plates with holes, shafts,
 // gears, brackets, bearing blocks and instanced fasteners, as closed tessellated
 // solids with per-part colours and feature edges. This is what a session renders.
+//
+// Coordinates: Y up, right-handed, millimetres. The assembly is a field of "stations" on the
+// XZ plane, centred on the origin in x and z; plate tops at y = 0, shafts and gears above
+// (up to ~0.2 m), nuts below (down to about -45). The field is about square: a 10k budget gives
+// one or two small stations (~0.4 m x 0.3 m), 1M triangles ~2 m x 2 m, 10M ~5 m x 5 m.
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -31,6 +36,7 @@ struct Assembly {
 struct AssemblySpec {
     uint64_t seed = 1;
     uint64_t triangle_budget = 20000;  // the result lands within +-25 % of it (10k .. tens of millions)
+                                       // (in practice 95..100 %; below ~6k one minimal station may exceed it)
     double crease_angle_deg = 30;      // feature edge / normal split threshold
 };
 
