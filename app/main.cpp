@@ -8,6 +8,7 @@
 
 #include "client/session_cli.h"
 #include "client/vk_check.h"
+#include "orchestrator/run_cli.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
     app.footer("Run 'seatmark SUBCOMMAND --help' for its options and an example.");
     std::function<int()> run;
     seatmark::client::add_session_command(app, run);
+    seatmark::orchestrator::add_run_commands(app, run);
 
     try {
         app.parse(argc, argv);
@@ -37,6 +39,9 @@ int main(int argc, char** argv) {
     } catch (const seatmark::InputError& e) {
         std::fprintf(stderr, "seatmark: error: %s\n", e.what());
         return ec::bad_input;
+    } catch (const seatmark::ExitError& e) {
+        std::fprintf(stderr, "seatmark: error: %s\n", e.what());
+        return e.code;
     } catch (const seatmark::client::VulkanError& e) {
         std::fprintf(stderr, "seatmark: Vulkan error: %s\n", e.what());
         return e.exit_code();

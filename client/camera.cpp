@@ -7,13 +7,26 @@
 
 namespace seatmark::client {
 
-Camera Camera::framing(const workloads::Bounds& b) {
+Camera Camera::framing(const workloads::Bounds& b, float aspect) {
     Camera c;
     glm::vec3 lo(b.min[0], b.min[1], b.min[2]), hi(b.max[0], b.max[1], b.max[2]);
     c.target = (lo + hi) * 0.5f;
     c.radius = std::max(glm::length(hi - lo) * 0.5f, 1e-3f);
-    // Distance at which the bounding sphere fits the vertical field of view, with a margin.
-    c.distance = c.radius / std::sin(glm::radians(c.fov_deg) * 0.5f) * 1.05f;
+    // A flat assembly seen from above-front fills far less than its bounding
+    // sphere would suggest, so fit the box corners themselves.
+    glm::vec3 fwd = c.forward();
+    glm::vec3 right = glm::normalize(glm::cross(fwd, glm::vec3(0, 1, 0)));
+    glm::vec3 up = glm::cross(right, fwd);
+    float tan_v = std::tan(glm::radians(c.fov_deg) * 0.5f), tan_h = tan_v * aspect;
+    float d = 0;
+    for (int i = 0; i < 8; ++i) {
+        glm::vec3 p(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
+        glm::vec3 r = p - c.target;
+        float toward_eye = -glm::dot(r, fwd);
+        d = std::max(d, toward_eye + std::abs(glm::dot(r, right)) / tan_h);
+        d = std::max(d, toward_eye + std::abs(glm::dot(r, up)) / tan_v);
+    }
+    c.distance = std::max(d * 1.08f, c.radius * 0.5f);
     return c;
 }
 

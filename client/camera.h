@@ -15,8 +15,9 @@ struct Camera {
     float fov_deg = 40;     // vertical field of view
     float radius = 1;       // bounding-sphere radius of what is framed (near/far, pan scale)
 
-    // Frames the bounds from the standard CAD isometric-ish direction.
-    static Camera framing(const workloads::Bounds& b);
+    // Frames the bounds from the standard CAD isometric-ish direction: the
+    // closest distance at which all eight box corners fit the view at `aspect`.
+    static Camera framing(const workloads::Bounds& b, float aspect = 4.0f / 3.0f);
 
     glm::vec3 eye() const;
     glm::vec3 forward() const;  // unit vector from eye towards target

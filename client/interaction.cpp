@@ -24,8 +24,8 @@ float base_pitch(float yaw_deg) {
 
 }  // namespace
 
-Interaction::Interaction(const workloads::Assembly& assembly, DisplayMode start_mode, uint64_t seed)
-    : assembly_(assembly), home_(Camera::framing(assembly.bounds)), cam_(home_), mode_(start_mode), seed_(seed) {
+Interaction::Interaction(const workloads::Assembly& assembly, DisplayMode start_mode, uint64_t seed, float aspect)
+    : assembly_(assembly), home_(Camera::framing(assembly.bounds, aspect)), cam_(home_), mode_(start_mode), seed_(seed) {
     section_offset_ = 0.5f * (assembly.bounds.min[0] + assembly.bounds.max[0]);
     if (!assembly.parts.empty()) selected_ = assembly.parts[splitmix64(seed) % assembly.parts.size()].id;
 }

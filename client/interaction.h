@@ -13,7 +13,8 @@ namespace seatmark::client {
 
 class Interaction {
 public:
-    Interaction(const workloads::Assembly& assembly, workloads::DisplayMode start_mode, uint64_t seed);
+    Interaction(const workloads::Assembly& assembly, workloads::DisplayMode start_mode, uint64_t seed,
+                float aspect = 4.0f / 3.0f);
 
     // Called at an active segment's start; later calls of at() are relative to it.
     void begin_segment(const workloads::Segment& seg, uint32_t iteration);

@@ -32,3 +32,24 @@ void write_png(const std::string& path, uint32_t width, uint32_t height, const s
 }
 
 }  // namespace seatmark::client
+
+namespace seatmark::client {
+
+Pixels read_png(const std::string& path) {
+    png_image img{};
+    img.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&img, path.c_str()))
+        throw std::runtime_error("cannot read PNG " + path + ": " + img.message);
+    img.format = PNG_FORMAT_RGBA;
+    Pixels p;
+    p.width = img.width;
+    p.height = img.height;
+    p.rgba.resize(PNG_IMAGE_SIZE(img));
+    if (!png_image_finish_read(&img, nullptr, p.rgba.data(), 0, nullptr)) {
+        png_image_free(&img);
+        throw std::runtime_error("cannot decode PNG " + path + ": " + img.message);
+    }
+    return p;
+}
+
+}  // namespace seatmark::client

@@ -6,6 +6,14 @@
 
 namespace seatmark::client {
 
+struct Pixels {
+    uint32_t width = 0, height = 0;
+    std::vector<uint8_t> rgba;
+};
+
+// Reads a PNG as RGBA8 (tests and tools look at what a session drew).
+Pixels read_png(const std::string& path);
+
 void write_png(const std::string& path, uint32_t width, uint32_t height, const std::vector<uint8_t>& rgba);
 
 }  // namespace seatmark::client

@@ -13,6 +13,8 @@
 
 namespace seatmark::client {
 
+class TelemetrySender;
+
 struct SessionOptions {
     std::string workload = "ci-tiny";  // built-in profile name or TOML file
     double duration_s = 0;             // 0: the profile's duration
@@ -31,16 +33,25 @@ struct SessionOptions {
     // timing and bookkeeping (the "harness off" baseline of bench/).
     bool bare = false;
     uint64_t bare_frames = 0;
+    // Telemetry to the orchestrator (`seatmark run`), see common/wire_protocol.h.
+    std::string connect;      // --connect: Unix socket path; empty: no telemetry
+    uint32_t session_id = 0;  // --session-id: named in HELLO
+    // --synthetic-fps: > 0 opens no Vulkan device and renders nothing; frames are
+    // emitted at this rate along the same timeline (think pauses, stretches, modes)
+    // with synthetic figures (cpu 0.1 ms, gpu -1). For tests and orchestrator benchmarks.
+    double synthetic_fps = 0;
 };
 
 struct SessionResult {
     workloads::Profile profile;
     DeviceInfo device;
     uint64_t scene_triangles = 0;
+    uint32_t msaa_requested = 0;      // set when the device lacked the profile's sample count
     uint64_t scene_parts = 0;
     std::vector<FrameRecord> frames;  // in sequence order, completed
     stats::FrameSummary summary;
-    double wall_s = 0;
+    double wall_s = 0;                // script start -> last frame completed
+    double cpu_s = 0;                 // process CPU time over the same span (all threads)
     uint64_t validation_messages = 0;
     bool window_closed = false;       // the person closed the window early
 };
@@ -51,7 +62,11 @@ workloads::Profile resolve_profile(const SessionOptions& opts);
 // Runs a whole session. `on_frame` (optional) sees every completed frame in
 // sequence order, on the renderer's watcher thread. Throws InputError for bad
 // input, VulkanError for Vulkan faults.
-SessionResult run_session(const SessionOptions& opts, std::function<void(const FrameRecord&)> on_frame = {});
+// `telemetry` (optional, connected): gets HELLO once the device is chosen, every
+// frame, progress marks and events; the caller sends BYE. A lost connection ends
+// the session with ExitError(1, "telemetry connection to PATH lost: ...").
+SessionResult run_session(const SessionOptions& opts, std::function<void(const FrameRecord&)> on_frame = {},
+                          TelemetrySender* telemetry = nullptr);
 
 // The one-paragraph summary printed at the end.
 std::string format_summary(const SessionResult& r);

@@ -1,16 +1,46 @@
 #include "client/session_cli.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
 #include "client/session.h"
+#include "client/stop_signal.h"
+#include "client/telemetry.h"
+#include "client/vk_check.h"
 #include "common/duration.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "workloads/profile.h"
 
 namespace seatmark::client {
+
+namespace {
+
+// The exit code and message app/main.cpp gives the exception being handled, for BYE.
+int exit_code_of_current_exception(std::string& msg) {
+    try {
+        throw;
+    } catch (const InputError& e) {
+        msg = e.what();
+        return exit_code::bad_input;
+    } catch (const ExitError& e) {
+        msg = e.what();
+        return e.code;
+    } catch (const VulkanError& e) {
+        msg = std::string("Vulkan error: ") + e.what();
+        return e.exit_code();
+    } catch (const std::exception& e) {
+        msg = e.what();
+        return exit_code::failure;
+    } catch (...) {
+        msg = "unknown error";
+        return exit_code::failure;
+    }
+}
+
+}  // namespace
 
 void add_session_command(CLI::App& app, std::function<int()>& run) {
     auto opts = std::make_shared<SessionOptions>();
@@ -36,11 +66,18 @@ void add_session_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_flag("--no-software", *no_software, "Fail (exit 6) when the chosen device is a software renderer");
     cmd->add_flag("--quiet,-q", opts->quiet, "Print no summary");
     cmd->add_flag("--list-workloads", *list, "List the built-in workload profiles and exit");
+    cmd->add_option("--connect", opts->connect,
+                    "Stream frames, heartbeats and events to the orchestrator at this Unix socket (set by `seatmark run`)");
+    cmd->add_option("--session-id", opts->session_id, "This session's number, named to the orchestrator (with --connect)");
+    cmd->add_option("--synthetic-fps", opts->synthetic_fps,
+                    "Open no Vulkan device and render nothing: emit frames at this rate along the profile's timeline "
+                    "(tests and orchestrator benchmarks)");
     cmd->footer(
         "Examples:\n"
         "  seatmark session --workload ci-tiny --duration 5s --out frames.csv --screenshot shot.png\n"
         "  seatmark session --workload designer-medium --device 0 --validate\n"
         "  seatmark session --workload ./my-profile.toml --msaa 8\n"
+        "  seatmark session --synthetic-fps 60 --duration 10s --connect /tmp/run.sock --session-id 3\n"
         "Exit codes: 0 ok, 1 validation messages or I/O error, 2 bad input or no Vulkan device,\n"
         "  3 Vulkan error, 4 device lost, 5 out of memory, 6 software renderer refused.");
 
@@ -60,15 +97,47 @@ void add_session_command(CLI::App& app, std::function<int()>& run) {
                 opts->duration_s = *d;
             }
             if (*no_software) opts->allow_software = false;
-            SessionResult r = run_session(*opts);
-            if (!opts->out_csv.empty()) write_frames_csv(opts->out_csv, r.frames);
-            if (!opts->quiet) std::fputs(format_summary(r).c_str(), stdout);
-            if (!opts->screenshot.empty() && !opts->quiet) std::printf("screenshot %s\n", opts->screenshot.c_str());
-            if (opts->validate) {
-                std::printf("validation %llu messages\n", static_cast<unsigned long long>(r.validation_messages));
-                if (r.validation_messages > 0) return exit_code::failure;
+            if (opts->synthetic_fps < 0 || std::isnan(opts->synthetic_fps))
+                throw InputError("--synthetic-fps: expected 0 < N <= 10000 frames per second");
+            install_stop_handlers();  // SIGTERM/Ctrl-C end the session cleanly, with its BYE
+            std::unique_ptr<TelemetrySender> telemetry;
+            if (!opts->connect.empty()) {
+                telemetry = std::make_unique<TelemetrySender>();
+                telemetry->connect(opts->connect);  // before any work: a bad path fails at once (exit 2)
             }
-            return exit_code::ok;
+            try {
+                SessionResult r = run_session(*opts, {}, telemetry.get());
+                if (!opts->out_csv.empty()) write_frames_csv(opts->out_csv, r.frames);
+                if (!opts->quiet) std::fputs(format_summary(r).c_str(), stdout);
+                if (!opts->screenshot.empty() && !opts->quiet) std::printf("screenshot %s\n", opts->screenshot.c_str());
+                int code = exit_code::ok;
+                if (opts->validate) {
+                    std::printf("validation %llu messages\n", static_cast<unsigned long long>(r.validation_messages));
+                    if (r.validation_messages > 0) code = exit_code::failure;
+                }
+                if (telemetry) {
+                    wire::Bye bye;
+                    bye.exit_code = code;
+                    wire::set_summary(bye, r.summary);
+                    bye.wall_s = r.wall_s;
+                    bye.cpu_s = r.cpu_s;
+                    if (code != exit_code::ok)
+                        bye.message = std::to_string(r.validation_messages) + " validation messages";
+                    if (!telemetry->finish(bye)) telemetry->check();  // throws: connection lost
+                }
+                return code;
+            } catch (...) {
+                // Tell the orchestrator how the session ends, if it can still hear it.
+                if (telemetry && telemetry->started() && !telemetry->lost()) {
+                    wire::Bye bye;
+                    bye.exit_code = exit_code_of_current_exception(bye.message);
+                    telemetry->event(bye.exit_code == exit_code::device_lost ? wire::EventKind::device_lost
+                                                                               : wire::EventKind::error,
+                                     bye.message);
+                    telemetry->finish(bye);
+                }
+                throw;
+            }
         };
     });
 }

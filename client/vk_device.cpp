@@ -116,6 +116,12 @@ std::vector<DeviceInfo> list_devices(VkInstance instance) {
         d.software = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU || drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ||
                      drv.driverID == VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
         d.timestamp_period_ns = p.limits.timestampPeriod;
+        VkSampleCountFlags counts = p.limits.framebufferColorSampleCounts & p.limits.framebufferDepthSampleCounts;
+        for (uint32_t s = 64; s >= 1; s /= 2)
+            if (counts & s) {
+                d.max_msaa = s;
+                break;
+            }
         uint32_t bits = 0;
         if (graphics_family(devs[i], &bits) == UINT32_MAX) continue;  // cannot render: not a candidate
         d.timestamp_valid_bits = bits;

@@ -24,6 +24,7 @@ struct DeviceInfo {
     bool software = false;         // a CPU renderer (lavapipe/llvmpipe, SwiftShader)
     float timestamp_period_ns = 0; // ns per timestamp tick
     uint32_t timestamp_valid_bits = 0;  // of the graphics queue family; 0 = no timestamps
+    uint32_t max_msaa = 1;         // highest sample count for colour and depth framebuffers
 };
 
 std::vector<DeviceInfo> list_devices(VkInstance instance);

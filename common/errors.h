@@ -12,6 +12,13 @@ struct InputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A failure that must end the process with a specific exit code
+// (common/exit_codes.h), e.g. software_fallback when --no-software was given.
+struct ExitError : std::runtime_error {
+    ExitError(int code, const std::string& what) : std::runtime_error(what), code(code) {}
+    int code;
+};
+
 // "file:line:col: " prefix (line/col omitted when 0).
 std::string where(const std::string& file, int line = 0, int col = 0);
 

@@ -10,6 +10,7 @@ packages=(
   libsqlite3-dev sqlite3 doctest-dev libglfw3-dev libglm-dev
   libboost1.81-dev libboost-filesystem1.81-dev libboost-json1.81-dev
   xvfb xauth
+  chromium
 )
 
 missing=()

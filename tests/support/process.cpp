@@ -19,6 +19,21 @@ extern char** environ;
 
 namespace seatmark::test {
 
+namespace {
+std::vector<std::string> merged_env(const std::vector<std::string>& extra_env) {
+    std::vector<std::string> env_store;
+    for (char** e = environ; *e; ++e) {
+        std::string entry(*e);
+        std::string key = entry.substr(0, entry.find('=') + 1);
+        bool replaced = false;
+        for (auto& x : extra_env) replaced |= x.rfind(key, 0) == 0;
+        if (!replaced) env_store.push_back(entry);
+    }
+    for (auto& e : extra_env) env_store.push_back(e);
+    return env_store;
+}
+}  // namespace
+
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s,
                           const std::vector<std::string>& extra_env) {
     int out_pipe[2], err_pipe[2];
@@ -33,9 +48,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    std::vector<std::string> env_store;
-    for (char** e = environ; *e; ++e) env_store.emplace_back(*e);
-    for (auto& e : extra_env) env_store.push_back(e);
+    // extra_env entries ("KEY=VALUE") replace inherited ones of the same key.
+    std::vector<std::string> env_store = merged_env(extra_env);
     std::vector<char*> env;
     for (auto& e : env_store) env.push_back(e.data());
     env.push_back(nullptr);
@@ -83,6 +97,86 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
     return r;
+}
+
+
+BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env) {
+    char tmpl[] = "/tmp/seatmark-bg-XXXXXX";
+    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
+    out_path_ = std::string(tmpl) + "/out";
+    err_path_ = std::string(tmpl) + "/err";
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    auto env_store = merged_env(extra_env);
+    std::vector<char*> env;
+    for (auto& e : env_store) env.push_back(e.data());
+    env.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), env.data());
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
+    pid_ = pid;
+}
+
+BackgroundProcess::~BackgroundProcess() {
+    if (!reaped_) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(std::filesystem::path(out_path_).parent_path(), ec);
+}
+
+void BackgroundProcess::signal(int sig) {
+    if (!reaped_) kill(pid_, sig);
+}
+
+bool BackgroundProcess::running() {
+    if (reaped_) return false;
+    siginfo_t info{};
+    // WNOWAIT: look without reaping, so wait() still gets the status.
+    waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT);
+    return info.si_pid == 0;
+}
+
+ProcessResult BackgroundProcess::wait(double timeout_s) {
+    ProcessResult r;
+    if (!reaped_) {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+        int status = 0;
+        for (;;) {
+            pid_t p = waitpid(pid_, &status, WNOHANG);
+            if (p == pid_) break;
+            if (std::chrono::steady_clock::now() > deadline) {
+                r.timed_out = true;
+                kill(pid_, SIGKILL);
+                waitpid(pid_, &status, 0);
+                break;
+            }
+            usleep(50000);
+        }
+        reaped_ = true;
+        if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+        if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    }
+    r.out = read_file(out_path_);
+    r.err = read_file(err_path_);
+    return r;
+}
+
+bool wait_until(double timeout_s, const std::function<bool()>& cond) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (cond()) return true;
+        usleep(100000);
+    }
+    return cond();
 }
 
 std::vector<std::string> seatmark_argv(std::vector<std::string> args) {

@@ -1,6 +1,7 @@
 #pragma once
 // Runs a real child process for integration tests: argv (no shell), captured
 // stdout/stderr, exit code or signal, and a wall-clock limit after which it is killed.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,29 @@ struct ProcessResult {
 
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s = 120,
                           const std::vector<std::string>& extra_env = {});
+
+// A child process that runs while the test acts on it (signals, polling its
+// database). Output goes to files; wait() collects it. The destructor kills a
+// child still running, so a failed test leaves no process behind.
+class BackgroundProcess {
+public:
+    BackgroundProcess(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env = {});
+    ~BackgroundProcess();
+    BackgroundProcess(const BackgroundProcess&) = delete;
+    BackgroundProcess& operator=(const BackgroundProcess&) = delete;
+    int pid() const { return pid_; }
+    void signal(int sig);
+    bool running();
+    ProcessResult wait(double timeout_s = 120);
+
+private:
+    int pid_ = -1;
+    bool reaped_ = false;
+    std::string out_path_, err_path_;
+};
+
+// Polls `cond` every 100 ms until it holds or timeout_s passes; returns whether it held.
+bool wait_until(double timeout_s, const std::function<bool()>& cond);
 
 // argv for the built seatmark binary followed by args.
 std::vector<std::string> seatmark_argv(std::vector<std::string> args);

@@ -1,0 +1,42 @@
+#pragma once
+// Everything seatmark reads from Linux's /proc and uname, in one place: host
+// identity, host CPU and memory use, and per-process CPU time and RSS.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace seatmark::orchestrator {
+
+struct HostIdentity {
+    std::string hostname, cpu_model, os, kernel;
+    uint32_t cpu_count = 0;
+    uint64_t mem_total_bytes = 0;
+};
+HostIdentity read_host_identity();
+
+// Cumulative CPU jiffies from /proc/stat: [0] is the whole machine, [1..] each core.
+struct CpuTimes {
+    std::vector<uint64_t> busy, total;
+};
+CpuTimes read_cpu_times();
+// Busy share (0..100 %) per entry between two readings.
+std::vector<double> cpu_percent(const CpuTimes& before, const CpuTimes& after);
+
+struct MemInfo {
+    uint64_t total_bytes = 0, available_bytes = 0;
+};
+MemInfo read_meminfo();
+double read_loadavg1();
+
+struct ProcessUsage {
+    double cpu_seconds = 0;  // utime + stime
+    uint64_t rss_bytes = 0;
+    char state = '?';        // R, S, D, T (stopped), Z, ...
+};
+// nullopt when the process no longer exists.
+std::optional<ProcessUsage> read_process_usage(pid_t pid);
+
+}  // namespace seatmark::orchestrator

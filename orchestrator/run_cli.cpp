@@ -1,0 +1,85 @@
+#include "orchestrator/run_cli.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "common/errors.h"
+#include "common/exit_codes.h"
+#include "orchestrator/plan.h"
+#include "orchestrator/run_controller.h"
+#include "orchestrator/run_output.h"
+
+namespace seatmark::orchestrator {
+
+namespace {
+
+int finish(const RunOutcome& r, const Plan& plan, bool json) {
+    if (json)
+        std::printf("%s\n", run_json(r, plan).dump(2).c_str());
+    else
+        std::printf("\n%s", format_run_table(r, plan).c_str());
+    return r.status == "finished" ? exit_code::ok : exit_code::failure;
+}
+
+}  // namespace
+
+void add_run_commands(CLI::App& app, std::function<int()>& run) {
+    struct RunArgs {
+        std::string plan, db;
+        bool quiet = false, json = false;
+    };
+    auto a = std::make_shared<RunArgs>();
+    auto* cmd = app.add_subcommand("run", "Ramp synthetic CAD sessions step by step and record everything to SQLite");
+    cmd->add_option("plan", a->plan, "Run plan (TOML); see workloads/plans/example.toml")->required();
+    cmd->add_option("--db", a->db, "Database to create (default: the plan's run.db); must not exist yet");
+    cmd->add_flag("--quiet,-q", a->quiet, "No live status line");
+    cmd->add_flag("--json", a->json, "Print the summary as JSON instead of a table");
+    cmd->footer(
+        "Example:\n"
+        "  seatmark run workloads/plans/example.toml --db host42.db\n"
+        "Ctrl-C stops the sessions, saves the database and marks the run aborted; a second Ctrl-C kills.\n"
+        "Exit codes: 0 the run finished (whatever its verdict; gate with seatmark check), 1 aborted or failed,\n"
+        "  2 bad plan or database path.");
+    cmd->callback([&run, a] {
+        run = [a]() -> int {
+            Plan plan = load_plan(a->plan);
+            RunOptions o;
+            o.db_path = a->db;
+            o.quiet = a->quiet;
+            RunOutcome r = run_plan(plan, o);
+            return finish(r, plan, a->json);
+        };
+    });
+
+    struct DemoArgs {
+        std::string db, out = "seatmark-demo";
+        bool quiet = false, json = false;
+    };
+    auto d = std::make_shared<DemoArgs>();
+    auto* demo = app.add_subcommand("demo", "Run the built-in density test on this machine (ci-tiny sessions, ~2 min)");
+    demo->add_option("--out", d->out, "Folder for the database and session logs")->capture_default_str();
+    demo->add_option("--db", d->db, "Database path (default: OUT/run.db, replaced if present)");
+    demo->add_flag("--quiet,-q", d->quiet, "No live status line");
+    demo->add_flag("--json", d->json, "Print the summary as JSON instead of a table");
+    demo->footer(
+        "Example:\n"
+        "  seatmark demo --out /tmp/demo\n"
+        "Steps of 1, 2, 4, 6 and 8 ci-tiny sessions on whatever Vulkan device exists (lavapipe without a GPU),\n"
+        "3 s settle and an 8 s window each; prints a per-step table and the max density.");
+    demo->callback([&run, d] {
+        run = [d]() -> int {
+            Plan plan = parse_plan(demo_plan_text(), "built-in demo plan");
+            std::filesystem::create_directories(d->out);
+            RunOptions o;
+            o.db_path = d->db.empty() ? (std::filesystem::path(d->out) / "run.db").string() : d->db;
+            o.overwrite_db = d->db.empty();  // the demo's own file in its own folder
+            o.quiet = d->quiet;
+            RunOutcome r = run_plan(plan, o);
+            return finish(r, plan, d->json);
+        };
+    });
+}
+
+}  // namespace seatmark::orchestrator

@@ -1,0 +1,661 @@
+#include "orchestrator/run_controller.h"
+
+#include <utility>  // before Asio
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "common/clock.h"
+#include "common/cpu_time.h"
+#include "common/errors.h"
+#include "common/exit_codes.h"
+#include "common/store/store_writer.h"
+#include "orchestrator/linux_proc.h"
+#include "orchestrator/run_output.h"
+#include "orchestrator/session_process.h"
+#include "orchestrator/telemetry_server.h"
+#include "workloads/profile.h"
+
+namespace seatmark::orchestrator {
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+using store::SessionEnd;
+
+namespace {
+
+constexpr double startup_timeout_s = 120;  // first message from a session (scene generation, device setup)
+constexpr double stop_grace_s = 15;         // SIGTERM -> SIGKILL at the end of a run
+constexpr double exit_drain_s = 2;          // after a session exited, wait this long for its socket to drain
+
+int64_t unix_now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::string self_exe() {
+    std::error_code ec;
+    auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("seatmark") : p.string();
+}
+
+struct Session {
+    uint32_t id = 0;
+    std::string profile;       // as the plan names it (built-in name or file)
+    std::string profile_name;  // the profile's own name (SLA key)
+    const Sla* sla = nullptr;
+    std::unique_ptr<SessionProcess> proc;
+    pid_t pid = 0;
+    int64_t started_ns = 0, last_seen_ns = 0;
+    bool hello = false, connected = false, connection_closed = false, saw_bye = false;
+    bool stop_requested = false, exited = false, finalized = false;
+    int64_t exited_ns = 0;
+    ExitStatus exit;
+    SessionEnd reason = SessionEnd::running;  // set by the orchestrator (hang, protocol, ...) or at exit
+    std::string detail;
+    uint64_t received = 0, gaps = 0, next_seq = 0, heartbeat_frames = 0;
+    int64_t frames_sent = -1;
+    std::vector<FrameRecord> step_frames;  // since the current step started
+    uint64_t recent_frames = 0;            // since the last status tick
+    double last_cpu_s = -1;
+    bool alive() const { return !finalized && !exited && reason == SessionEnd::running; }
+};
+
+class Controller {
+public:
+    Controller(const Plan& plan, const RunOptions& opts)
+        : plan_(plan),
+          opts_(opts),
+          db_path_(opts.db_path.empty() ? plan.db_path : opts.db_path),
+          exe_(opts.seatmark_exe.empty() ? self_exe() : opts.seatmark_exe),
+          signals_(io_, SIGINT, SIGTERM),
+          tick_(io_),
+          step_timer_(io_),
+          out_(opts.quiet) {}
+
+    RunOutcome run();
+
+private:
+    // ---- setup and teardown
+    void open_store();
+    void start_server();
+    void begin_step(size_t k);
+    void spawn(uint32_t id);
+    void stop_everything(store::RunStatus status);
+    void maybe_done();
+
+    // ---- events
+    bool on_hello(const wire::Hello& h, pid_t peer);
+    void on_message(uint32_t id, wire::Message&& m);
+    void on_closed(int64_t id, const std::string& error, bool saw_bye);
+    void on_exit(uint32_t id, ExitStatus st);
+    void on_signal(int sig);
+    void on_tick();
+
+    // ---- step machine
+    void after_start_wait();
+    void measure_window(uint32_t repeat);
+    void judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last);
+    void end_step();
+
+    void fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig);
+    void finalize(Session& s);
+    void sample();
+    std::vector<SessionWindow> windows(int64_t ws, int64_t we) const;
+    uint32_t alive_count() const;
+
+    const Plan& plan_;
+    RunOptions opts_;
+    std::string db_path_, exe_, log_dir_, sock_dir_;
+    asio::io_context io_;
+    asio::signal_set signals_;
+    asio::steady_timer tick_, step_timer_;
+    std::unique_ptr<store::StoreWriter> store_;
+    std::unique_ptr<TelemetryServer> server_;
+    std::map<uint32_t, Session> sessions_;
+    RunOutput out_;
+
+    enum class Phase { starting, settling, measuring, stopping, done } phase_ = Phase::starting;
+    size_t step_ = 0;
+    uint32_t next_id_ = 0;
+    int64_t step_start_ns_ = 0, phase_end_ns_ = 0, run_start_ns_ = 0;
+    int64_t measure_start_ns_ = 0;
+    std::vector<StepOutcome> outcomes_;
+    std::vector<StepVerdict> window_verdicts_;
+    std::map<uint32_t, std::string> step_failures_;  // session -> reason, for the current step
+    store::RunStatus final_status_ = store::RunStatus::finished;
+    int signals_seen_ = 0;
+    int64_t stop_started_ns_ = 0;
+    CpuTimes cpu_prev_;
+    uint64_t lost_total_ = 0;
+    std::vector<double> recent_intervals_;
+    int64_t last_sample = 0, last_status = 0;
+};
+
+RunOutcome Controller::run() {
+    for (const auto& a : plan_.assets)
+        if (!std::filesystem::exists(a))
+            throw InputError(plan_.source + ": asset " + a +
+                             " is missing on this host; stage it first (seatmark stage) or fix run.assets");
+    open_store();
+    start_server();
+    run_start_ns_ = now_ns();
+    const double cpu0 = process_cpu_seconds();
+    cpu_prev_ = read_cpu_times();
+    signals_.async_wait([this](boost::system::error_code ec, int sig) {
+        if (!ec) on_signal(sig);
+    });
+    out_.start(plan_, db_path_);
+    begin_step(0);
+    tick_.expires_after(250ms);
+    tick_.async_wait([this](boost::system::error_code ec) {
+        if (!ec) on_tick();
+    });
+    io_.run();
+
+    RunOutcome r;
+    r.db_path = db_path_;
+    r.status = final_status_ == store::RunStatus::finished ? "finished" : "aborted";
+    r.steps = outcomes_;
+    for (const auto& o : outcomes_) {
+        if (!o.judged || !o.verdict.pass) break;
+        r.max_density = o.verdict.target;
+    }
+    r.frames_stored = store_->frames_stored();
+    r.frames_lost = lost_total_;
+    r.wall_s = double(now_ns() - run_start_ns_) * 1e-9;
+    r.orchestrator_cpu_s = process_cpu_seconds() - cpu0;
+    std::error_code ec;
+    std::filesystem::remove_all(sock_dir_, ec);
+    return r;
+}
+
+void Controller::open_store() {
+    store::StoreOptions so;
+    so.overwrite = opts_.overwrite_db;
+    store_ = std::make_unique<store::StoreWriter>(store::StoreWriter::open(db_path_, so));
+    store::RunInfo ri;
+    ri.plan_text = plan_.text;
+    ri.plan_path = plan_.source;
+    ri.tool_version = "seatmark 0.1.0";
+    auto host = read_host_identity();
+    ri.host = host.hostname;
+    ri.started_unix_ns = unix_now_ns();
+    ri.mono_origin_ns = now_ns();
+    store_->begin_run(ri);
+    store::HostInfo hi;
+    hi.hostname = host.hostname;
+    hi.cpu_model = host.cpu_model;
+    hi.cpu_count = host.cpu_count;
+    hi.mem_total_bytes = static_cast<int64_t>(host.mem_total_bytes);
+    hi.os = host.os;
+    hi.kernel = host.kernel;
+    store_->add_host(hi);
+    // Session logs live beside the database so a failed session's stderr can be read later.
+    log_dir_ = db_path_ + ".logs";
+    std::filesystem::create_directories(log_dir_);
+}
+
+void Controller::start_server() {
+    char tmpl[] = "/tmp/seatmark-run-XXXXXX";
+    if (!mkdtemp(tmpl)) throw std::runtime_error("cannot create a private directory for the telemetry socket");
+    sock_dir_ = tmpl;  // mkdtemp makes it 0700: only this user can connect
+    TelemetryServer::Callbacks cb;
+    cb.hello = [this](const wire::Hello& h, pid_t peer) { return on_hello(h, peer); };
+    cb.message = [this](uint32_t id, wire::Message&& m) { on_message(id, std::move(m)); };
+    cb.closed = [this](int64_t id, const std::string& e, bool bye) { on_closed(id, e, bye); };
+    server_ = std::make_unique<TelemetryServer>(io_, sock_dir_ + "/telemetry.sock", std::move(cb));
+}
+
+void Controller::spawn(uint32_t id) {
+    Session& s = sessions_[id];
+    s.id = id;
+    s.profile = plan_.profile_for(id);
+    s.profile_name = workloads::load_profile(s.profile).name;
+    s.sla = &plan_.sla_for(s.profile_name);
+    // Sessions run until the orchestrator stops them; the duration is only a backstop.
+    double duration = plan_.planned_seconds() * 2 + 600;
+    std::vector<std::string> args = {"session",    "--workload",   s.profile, "--duration",
+                                     std::to_string(int64_t(duration)) + "s", "--connect", server_->path(),
+                                     "--session-id", std::to_string(id), "--quiet"};
+    if (!plan_.device.empty()) args.insert(args.end(), {"--device", plan_.device});
+    if (!plan_.allow_software) args.push_back("--no-software");
+    args.insert(args.end(), opts_.extra_session_args.begin(), opts_.extra_session_args.end());
+    s.started_ns = now_ns();
+    s.last_seen_ns = s.started_ns;
+    std::string log = log_dir_ + "/session-" + std::to_string(id) + ".log";
+    try {
+        s.proc = std::make_unique<SessionProcess>(io_, exe_, args, log);
+    } catch (const std::exception& e) {
+        s.reason = SessionEnd::error;
+        s.detail = e.what();
+        s.exited = true;
+        store::SessionInfo si;
+        si.id = static_cast<int>(id);
+        si.profile = s.profile_name;
+        si.started_ns = s.started_ns;
+        store_->add_session(si);
+        finalize(s);
+        return;
+    }
+    s.pid = s.proc->pid();
+    store::SessionInfo si;
+    si.id = static_cast<int>(id);
+    si.profile = s.profile_name;
+    si.pid = s.pid;
+    si.started_ns = s.started_ns;
+    store_->add_session(si);
+    store_->add_event({s.started_ns, static_cast<int>(id), "session-start",
+                       "pid " + std::to_string(s.pid) + ", profile " + s.profile_name});
+    s.proc->on_exit([this, id](ExitStatus st) { on_exit(id, st); });
+}
+
+void Controller::begin_step(size_t k) {
+    step_ = k;
+    uint32_t target = plan_.steps[k];
+    step_start_ns_ = now_ns();
+    step_failures_.clear();
+    window_verdicts_.clear();
+    for (auto& [id, s] : sessions_) s.step_frames.clear();
+    // Failed sessions are replaced, so every step runs its full target of live sessions.
+    for (uint32_t alive = alive_count(); alive < target; ++alive) spawn(next_id_++);
+    store_->add_event({step_start_ns_, std::nullopt, "step-begin",
+                       "step " + std::to_string(k + 1) + " of " + std::to_string(plan_.steps.size()) + ": " +
+                           std::to_string(target) + " sessions"});
+    phase_ = Phase::starting;
+    phase_end_ns_ = step_start_ns_ + int64_t(startup_timeout_s * 1e9);
+}
+
+uint32_t Controller::alive_count() const {
+    uint32_t n = 0;
+    for (const auto& [id, s] : sessions_) n += s.alive();
+    return n;
+}
+
+void Controller::after_start_wait() {
+    phase_ = Phase::settling;
+    phase_end_ns_ = now_ns() + int64_t(plan_.settle_s * 1e9);
+    step_timer_.expires_after(std::chrono::nanoseconds(int64_t(plan_.settle_s * 1e9)));
+    step_timer_.async_wait([this](boost::system::error_code ec) {
+        if (!ec && phase_ == Phase::settling) measure_window(0);
+    });
+}
+
+void Controller::measure_window(uint32_t repeat) {
+    phase_ = Phase::measuring;
+    int64_t ws = now_ns();
+    if (repeat == 0) measure_start_ns_ = ws;
+    phase_end_ns_ = ws + int64_t(plan_.window_s * 1e9);
+    store::StepInfo si;
+    si.idx = static_cast<int>(step_);
+    si.repeat = static_cast<int>(repeat);
+    si.target_sessions = static_cast<int>(plan_.steps[step_]);
+    si.started_ns = step_start_ns_;
+    store_->begin_step(si);
+    step_timer_.expires_after(std::chrono::nanoseconds(int64_t(plan_.window_s * 1e9)));
+    step_timer_.async_wait([this, repeat, ws](boost::system::error_code ec) {
+        if (ec || phase_ != Phase::measuring) return;
+        int64_t we = now_ns();
+        bool last = repeat + 1 >= plan_.repeats;
+        // Frames arrive a little after they begin (fence, batching): judge once they are in.
+        auto grace = std::make_shared<asio::steady_timer>(io_, 600ms);
+        grace->async_wait([this, grace, repeat, ws, we, last](boost::system::error_code e2) {
+            if (!e2 && phase_ != Phase::stopping && phase_ != Phase::done) judge_window(repeat, ws, we, last);
+        });
+        if (!last) measure_window(repeat + 1);
+    });
+}
+
+std::vector<SessionWindow> Controller::windows(int64_t ws, int64_t we) const {
+    std::vector<SessionWindow> out;
+    for (const auto& [id, s] : sessions_) {
+        bool failed_here = step_failures_.count(id) > 0;
+        if (!s.alive() && !failed_here) continue;  // ended in an earlier step
+        SessionWindow w;
+        w.id = id;
+        w.profile = s.profile_name;
+        w.sla = s.sla;
+        if (failed_here) w.failure = step_failures_.at(id);
+        for (const auto& f : s.step_frames)
+            if (f.t_begin_ns >= ws && f.t_begin_ns < we) w.frames.push_back(f);
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+void Controller::judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last) {
+    uint32_t target = plan_.steps[step_];
+    StepVerdict v = judge_step(target, windows(ws, we), plan_.default_sla.failures);
+    store::StepResult sr;
+    sr.idx = static_cast<int>(step_);
+    sr.repeat = static_cast<int>(repeat);
+    sr.window_start_ns = ws;
+    sr.window_end_ns = we;
+    sr.ended_ns = now_ns();
+    sr.verdict = v.pass ? "pass" : "fail";
+    sr.detail = v.reasons.empty() ? "" : v.reasons.front();
+    store_->end_step(sr);
+    window_verdicts_.push_back(std::move(v));
+    if (last) end_step();
+}
+
+void Controller::end_step() {
+    uint32_t target = plan_.steps[step_];
+    // The step's verdict pools every window: all frames from the first window's start.
+    StepOutcome o;
+    o.index = static_cast<uint32_t>(step_);
+    o.verdict = judge_step(target, windows(measure_start_ns_, now_ns()), plan_.default_sla.failures);
+    for (const auto& w : window_verdicts_)
+        if (!w.pass && o.verdict.pass) {
+            o.verdict.pass = false;
+            o.verdict.reasons.push_back("a measurement window failed: " +
+                                        (w.reasons.empty() ? std::string("?") : w.reasons.front()));
+        }
+    o.judged = true;
+    outcomes_.push_back(o);
+    store_->add_event({now_ns(), std::nullopt, "step-verdict",
+                       "step " + std::to_string(step_ + 1) + " (" + std::to_string(target) + " sessions): " +
+                           (o.verdict.pass ? "pass" : "fail: " + o.verdict.reasons.front())});
+    out_.step_done(o, plan_.steps.size());
+    bool stop = (!o.verdict.pass && plan_.stop == StopRule::first_failure) || step_ + 1 >= plan_.steps.size();
+    if (stop)
+        stop_everything(store::RunStatus::finished);
+    else
+        begin_step(step_ + 1);
+}
+
+bool Controller::on_hello(const wire::Hello& h, pid_t peer) {
+    auto it = sessions_.find(h.session_id);
+    // Only the process this run started for that id may speak for it.
+    if (it == sessions_.end() || it->second.pid != peer || it->second.connected || !it->second.alive()) return false;
+    Session& s = it->second;
+    s.hello = s.connected = true;
+    s.last_seen_ns = now_ns();
+    store::SessionDevice d;
+    d.device_name = h.device_name;
+    d.device_type = h.device_type;
+    d.driver_name = h.driver_name;
+    d.driver_info = h.driver_info;
+    d.software = h.software;
+    store_->set_session_device(static_cast<int>(s.id), d);
+    if (h.software && !plan_.allow_software)
+        fail_session(s, SessionEnd::software_fallback, "landed on software renderer " + h.device_name, SIGKILL);
+    return true;
+}
+
+void Controller::on_message(uint32_t id, wire::Message&& m) {
+    auto it = sessions_.find(id);
+    if (it == sessions_.end()) return;
+    Session& s = it->second;
+    s.last_seen_ns = now_ns();
+    if (auto* f = std::get_if<wire::Frames>(&m)) {
+        for (const auto& r : f->frames) {
+            if (r.seq > s.next_seq) s.gaps += r.seq - s.next_seq;
+            s.next_seq = std::max<uint64_t>(s.next_seq, r.seq + 1);
+            if (r.interval_ns >= 0) recent_intervals_.push_back(double(r.interval_ns) * 1e-6);
+        }
+        s.received += f->frames.size();
+        s.recent_frames += f->frames.size();
+        s.step_frames.insert(s.step_frames.end(), f->frames.begin(), f->frames.end());
+        store_->add_frames(static_cast<int>(id), std::move(f->frames));
+    } else if (auto* hb = std::get_if<wire::Heartbeat>(&m)) {
+        s.heartbeat_frames = hb->frames_emitted;
+    } else if (auto* e = std::get_if<wire::Event>(&m)) {
+        std::string kind = "session-" + std::string(wire::to_string(e->kind));
+        std::replace(kind.begin(), kind.end(), '_', '-');
+        store_->add_event({e->t_ns, static_cast<int>(id), kind, e->text});
+        if (e->kind == wire::EventKind::device_lost && s.reason == SessionEnd::running) {
+            s.reason = SessionEnd::device_lost;
+            s.detail = e->text;
+        }
+    } else if (auto* b = std::get_if<wire::Bye>(&m)) {
+        s.saw_bye = true;
+        s.frames_sent = static_cast<int64_t>(b->frames_sent);
+        if (!b->message.empty() && s.detail.empty()) s.detail = b->message;
+    }
+}
+
+void Controller::on_closed(int64_t id, const std::string& error, bool saw_bye) {
+    if (id < 0) {
+        // A connection that never became a session: garbage, a stranger, a bad HELLO.
+        store_->add_event({now_ns(), std::nullopt, "connection-rejected", error.empty() ? "closed before HELLO" : error});
+        return;
+    }
+    auto it = sessions_.find(static_cast<uint32_t>(id));
+    if (it == sessions_.end()) return;
+    Session& s = it->second;
+    s.connection_closed = true;
+    s.saw_bye = s.saw_bye || saw_bye;
+    if (!error.empty()) {
+        store_->add_event({now_ns(), static_cast<int>(id), "telemetry-closed", error});
+        if (error.rfind("protocol error", 0) == 0 && s.alive()) fail_session(s, SessionEnd::protocol, error, SIGKILL);
+    }
+    if (s.exited) finalize(s);
+}
+
+void Controller::fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig) {
+    if (s.reason == SessionEnd::running) {
+        s.reason = reason;
+        s.detail = detail;
+    }
+    if (phase_ != Phase::stopping && phase_ != Phase::done) step_failures_[s.id] = std::string(store::to_string(s.reason));
+    store_->add_event({now_ns(), static_cast<int>(s.id), "session-" + std::string(store::to_string(reason)), detail});
+    if (s.proc && s.proc->running() && sig) s.proc->signal_group(sig);
+}
+
+void Controller::on_exit(uint32_t id, ExitStatus st) {
+    Session& s = sessions_.at(id);
+    s.exited = true;
+    s.exit = st;
+    s.exited_ns = now_ns();
+    if (s.reason == SessionEnd::running) {
+        if (s.stop_requested) {
+            s.reason = st.signal == SIGKILL ? SessionEnd::killed : SessionEnd::ok;
+        } else {
+            SessionEnd r = SessionEnd::crash;
+            if (st.exited()) {
+                switch (st.exit_code) {
+                    case exit_code::ok: r = SessionEnd::ok; break;
+                    case exit_code::device_lost: r = SessionEnd::device_lost; break;
+                    case exit_code::software_fallback: r = SessionEnd::software_fallback; break;
+                    default: r = SessionEnd::error; break;
+                }
+            }
+            if (r != SessionEnd::ok)
+                fail_session(s, r, describe(st) + "; see " + log_dir_ + "/session-" + std::to_string(id) + ".log", 0);
+            else
+                s.reason = r;
+        }
+    }
+    if (s.connection_closed || !s.connected) finalize(s);
+    maybe_done();
+}
+
+void Controller::finalize(Session& s) {
+    if (s.finalized) return;
+    s.finalized = true;
+    store::SessionResult r;
+    r.id = static_cast<int>(s.id);
+    r.ended_ns = s.exited_ns ? s.exited_ns : now_ns();
+    r.reason = s.reason == SessionEnd::running ? SessionEnd::ok : s.reason;
+    if (s.exit.exited()) r.exit_code = s.exit.exit_code;
+    if (s.exit.signal) r.signal = s.exit.signal;
+    if (s.frames_sent >= 0) r.frames_sent = s.frames_sent;
+    r.frames_received = static_cast<int64_t>(s.received);
+    // Lost frames: sequence gaps, plus frames the session counted (BYE, or its last
+    // heartbeat when it died without one) that never arrived.
+    uint64_t known = s.frames_sent >= 0 ? uint64_t(s.frames_sent) : s.heartbeat_frames;
+    uint64_t missing = known > s.received + s.gaps ? known - s.received - s.gaps : 0;
+    r.frames_lost = static_cast<int64_t>(s.gaps + missing);
+    r.detail = s.detail;
+    if (r.frames_lost > 0)
+        r.detail += std::string(r.detail.empty() ? "" : "; ") + std::to_string(r.frames_lost) + " frames lost (" +
+                    (s.frames_sent >= 0 ? "counted by BYE" : "no BYE; counted by the last heartbeat") + ")";
+    lost_total_ += static_cast<uint64_t>(r.frames_lost);
+    store_->update_session_end(r);
+    store_->add_event({r.ended_ns, r.id, "session-end",
+                       std::string(store::to_string(r.reason)) + (s.exited ? ", " + describe(s.exit) : "")});
+    out_.session_ended(s.id, std::string(store::to_string(r.reason)), r.detail);
+    maybe_done();
+}
+
+void Controller::stop_everything(store::RunStatus status) {
+    if (phase_ == Phase::stopping || phase_ == Phase::done) return;
+    final_status_ = status;
+    phase_ = Phase::stopping;
+    stop_started_ns_ = now_ns();
+    step_timer_.cancel();
+    for (auto& [id, s] : sessions_) {
+        if (s.proc && s.proc->running()) {
+            s.stop_requested = true;
+            s.proc->signal_group(SIGTERM);
+        }
+    }
+    maybe_done();
+}
+
+void Controller::maybe_done() {
+    if (phase_ != Phase::stopping) return;
+    for (auto& [id, s] : sessions_)
+        if (!s.finalized) return;
+    phase_ = Phase::done;
+    store_->end_run(final_status_);
+    store_->finish();
+    server_->close();
+    tick_.cancel();
+    signals_.cancel();
+    io_.stop();
+}
+
+void Controller::on_signal(int sig) {
+    ++signals_seen_;
+    if (signals_seen_ == 1) {
+        out_.note(std::string("received ") + strsignal(sig) + ": stopping sessions, saving the database (again to kill)");
+        store_->add_event({now_ns(), std::nullopt, "run-abort", strsignal(sig)});
+        stop_everything(store::RunStatus::aborted);
+    } else {
+        out_.note("killing every session now");
+        for (auto& [id, s] : sessions_)
+            if (s.proc && s.proc->running()) s.proc->signal_group(SIGKILL);
+    }
+    signals_.async_wait([this](boost::system::error_code ec, int s) {
+        if (!ec) on_signal(s);
+    });
+}
+
+void Controller::sample() {
+    int64_t t = now_ns();
+    std::vector<store::SampleRow> rows;
+    CpuTimes now = read_cpu_times();
+    auto pct = cpu_percent(cpu_prev_, now);
+    cpu_prev_ = now;
+    if (!pct.empty()) {
+        rows.push_back({t, std::nullopt, "proc", "host_cpu_pct", pct[0]});
+        for (size_t i = 1; i < pct.size(); ++i)
+            rows.push_back({t, std::nullopt, "proc", "core" + std::to_string(i - 1) + "_cpu_pct", pct[i]});
+    }
+    MemInfo mem = read_meminfo();
+    rows.push_back({t, std::nullopt, "proc", "host_mem_used_bytes", double(mem.total_bytes - mem.available_bytes)});
+    rows.push_back({t, std::nullopt, "proc", "host_load1", read_loadavg1()});
+    for (auto& [id, s] : sessions_) {
+        if (!s.alive() || !s.pid) continue;
+        auto u = read_process_usage(s.pid);
+        if (!u) continue;
+        if (s.last_cpu_s >= 0)
+            rows.push_back({t, static_cast<int>(id), "proc", "cpu_pct", 100.0 * (u->cpu_seconds - s.last_cpu_s) / 0.5});
+        s.last_cpu_s = u->cpu_seconds;
+        rows.push_back({t, static_cast<int>(id), "proc", "rss_bytes", double(u->rss_bytes)});
+    }
+    store_->add_samples(std::move(rows));
+}
+
+void Controller::on_tick() {
+    int64_t t = now_ns();
+    // Hangs: no message within the heartbeat timeout (the startup timeout before the first one).
+    if (phase_ != Phase::done) {
+        for (auto& [id, s] : sessions_) {
+            if (!s.alive()) continue;
+            double limit = s.hello ? plan_.heartbeat_timeout_s : std::max(startup_timeout_s, plan_.heartbeat_timeout_s);
+            if (double(t - s.last_seen_ns) * 1e-9 > limit)
+                fail_session(s, SessionEnd::hang,
+                             "no heartbeat for " + std::to_string(int(limit)) + " s; killed", SIGKILL);
+        }
+        // A session that exited but whose socket never closed: stop waiting for it.
+        for (auto& [id, s] : sessions_)
+            if (s.exited && !s.finalized && double(t - s.exited_ns) * 1e-9 > exit_drain_s) finalize(s);
+    }
+    if (phase_ == Phase::starting) {
+        bool all_in = true;
+        for (auto& [id, s] : sessions_)
+            if (s.alive() && !s.hello) all_in = false;
+        if (all_in) after_start_wait();
+    }
+    if (phase_ == Phase::stopping && double(t - stop_started_ns_) * 1e-9 > stop_grace_s) {
+        for (auto& [id, s] : sessions_)
+            if (s.proc && s.proc->running()) s.proc->signal_group(SIGKILL);
+    }
+    if (t - last_sample >= 500'000'000) {
+        last_sample = t;
+        sample();
+    }
+    if (t - last_status >= 1'000'000'000 && phase_ != Phase::done) {
+        double dt = last_status ? double(t - last_status) * 1e-9 : 1.0;
+        last_status = t;
+        StatusSnapshot st;
+        st.step = step_ + 1;
+        st.steps = plan_.steps.size();
+        st.target = plan_.steps[step_];
+        st.alive = alive_count();
+        st.phase = phase_ == Phase::starting    ? "starting"
+                   : phase_ == Phase::settling  ? "settling"
+                   : phase_ == Phase::measuring ? "measuring"
+                                                : "stopping";
+        st.phase_left_s = std::max(0.0, double(phase_end_ns_ - t) * 1e-9);
+        std::vector<double> fps;
+        for (auto& [id, s] : sessions_)
+            if (s.alive()) {
+                fps.push_back(double(s.recent_frames) / dt);
+                s.recent_frames = 0;
+            }
+        st.fps_median = fps.empty() ? 0 : stats::median(fps);
+        st.p95_ms = recent_intervals_.empty() ? NAN : stats::percentile_nearest_rank(recent_intervals_, 95);
+        recent_intervals_.clear();
+        st.passed = 0;
+        for (const auto& o : outcomes_) {
+            if (!o.verdict.pass) break;
+            st.passed = o.verdict.target;
+        }
+        st.failed_steps = 0;
+        for (const auto& o : outcomes_) st.failed_steps += !o.verdict.pass;
+        st.elapsed_s = double(t - run_start_ns_) * 1e-9;
+        out_.status(st);
+    }
+    if (phase_ == Phase::done) return;
+    tick_.expires_after(250ms);
+    tick_.async_wait([this](boost::system::error_code ec) {
+        if (!ec) on_tick();
+    });
+}
+
+}  // namespace
+
+RunOutcome run_plan(const Plan& plan, const RunOptions& opts) {
+    Controller c(plan, opts);
+    return c.run();
+}
+
+}  // namespace seatmark::orchestrator

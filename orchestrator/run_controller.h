@@ -1,0 +1,42 @@
+#pragma once
+// `seatmark run`: ramps sessions step by step on this host, judges each step
+// against the plan's SLA, and records everything into one SQLite file.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "orchestrator/plan.h"
+#include "orchestrator/step_verdict.h"
+
+namespace seatmark::orchestrator {
+
+struct RunOptions {
+    std::string db_path;         // overrides the plan's database path when not empty
+    bool overwrite_db = false;   // replace an existing database (demo only)
+    bool quiet = false;          // no live status line
+    std::string seatmark_exe;    // the binary sessions run as; default /proc/self/exe
+    std::vector<std::string> extra_session_args;  // e.g. --synthetic-fps N for benchmarks
+};
+
+struct StepOutcome {
+    uint32_t index = 0;
+    StepVerdict verdict;
+    bool judged = false;         // false when the run stopped before the step was measured
+};
+
+struct RunOutcome {
+    std::string db_path;
+    std::string status;          // finished, aborted
+    std::vector<StepOutcome> steps;
+    int64_t max_density = 0;     // last step such that it and every step below passed; 0 if none
+    uint64_t frames_stored = 0;
+    uint64_t frames_lost = 0;
+    double wall_s = 0;
+    double orchestrator_cpu_s = 0;  // this process's CPU time over the run
+};
+
+// Runs the plan to its end (or until Ctrl-C). Throws InputError for what must
+// be fixed before a run can start (existing database, missing asset).
+RunOutcome run_plan(const Plan& plan, const RunOptions& opts);
+
+}  // namespace seatmark::orchestrator

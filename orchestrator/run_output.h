@@ -1,0 +1,49 @@
+#pragma once
+// What a person sees of a run: a live status line once a second, a note per
+// failed session, and at the end one table row per step with its verdict.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "orchestrator/plan.h"
+
+namespace seatmark::orchestrator {
+
+struct StepOutcome;
+struct RunOutcome;
+
+struct StatusSnapshot {
+    size_t step = 0, steps = 0;
+    uint32_t target = 0, alive = 0;
+    std::string phase;
+    double phase_left_s = 0;
+    double fps_median = 0;   // per-session FPS over the last second, median over sessions
+    double p95_ms = 0;       // p95 frame interval over the last second, all sessions pooled
+    uint32_t passed = 0;     // max density so far
+    size_t failed_steps = 0;
+    double elapsed_s = 0;
+};
+
+class RunOutput {
+public:
+    explicit RunOutput(bool quiet);
+    void start(const Plan& plan, const std::string& db_path);
+    void status(const StatusSnapshot& s);
+    void step_done(const StepOutcome& o, size_t steps);
+    void session_ended(uint32_t id, const std::string& reason, const std::string& detail);
+    void note(const std::string& text);
+
+private:
+    void clear_line();
+    bool quiet_, tty_;
+    bool line_open_ = false;
+    int64_t last_plain_ns_ = 0;
+};
+
+// The per-step table and the verdict, as printed at the end of `seatmark run`.
+std::string format_run_table(const RunOutcome& r, const Plan& plan);
+nlohmann::json run_json(const RunOutcome& r, const Plan& plan);
+
+}  // namespace seatmark::orchestrator

@@ -1,0 +1,85 @@
+#include "orchestrator/session_process.h"
+
+#include <boost/process/v2/process.hpp>
+#include <boost/process/v2/stdio.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace bp = boost::process::v2;
+
+namespace seatmark::orchestrator {
+
+namespace {
+
+// Runs in the child between fork and exec: a process group of its own, so the
+// orchestrator can signal the session and everything it started at once, and
+// a terminal's Ctrl-C reaches only the orchestrator, which then stops sessions in order.
+struct OwnProcessGroup {
+    template <typename Launcher>
+    bp::error_code on_exec_setup(Launcher&, const bp::filesystem::path&, const char* const*&) {
+        if (::setpgid(0, 0) != 0) return bp::error_code(errno, bp::system_category());
+        return {};
+    }
+};
+
+}  // namespace
+
+struct SessionProcess::Impl {
+    Impl(boost::asio::io_context& io, const std::string& exe, const std::vector<std::string>& args, FILE* log)
+        : proc(io.get_executor(), exe, args, bp::process_stdio{nullptr, log, log}, OwnProcessGroup{}) {}
+    bp::process proc;
+    pid_t pid = 0;
+};
+
+SessionProcess::SessionProcess(boost::asio::io_context& io, const std::string& exe,
+                               const std::vector<std::string>& args, const std::string& log_path) {
+    FILE* log = std::fopen(log_path.c_str(), "w");
+    if (!log) throw std::runtime_error("cannot create session log " + log_path + ": " + std::strerror(errno));
+    try {
+        impl_ = std::make_unique<Impl>(io, exe, args, log);
+    } catch (const std::exception& e) {
+        std::fclose(log);
+        throw std::runtime_error("cannot start " + exe + ": " + e.what());
+    }
+    std::fclose(log);  // the child holds its own descriptor
+    impl_->pid = impl_->proc.id();
+}
+
+SessionProcess::~SessionProcess() {
+    if (running_ && impl_) {
+        ::kill(-impl_->pid, SIGKILL);
+        bp::error_code ec;
+        impl_->proc.wait(ec);  // reap: no zombie outlives its session
+    }
+}
+
+pid_t SessionProcess::pid() const { return impl_->pid; }
+
+void SessionProcess::signal_group(int sig) {
+    if (running_) ::kill(-impl_->pid, sig);
+}
+
+void SessionProcess::on_exit(std::function<void(ExitStatus)> cb) {
+    impl_->proc.async_wait([this, cb = std::move(cb)](bp::error_code, int) {
+        running_ = false;
+        int raw = impl_->proc.native_exit_code();
+        ExitStatus s;
+        if (WIFEXITED(raw)) s.exit_code = WEXITSTATUS(raw);
+        if (WIFSIGNALED(raw)) s.signal = WTERMSIG(raw);
+        cb(s);
+    });
+}
+
+std::string describe(const ExitStatus& s) {
+    if (s.signal) return "signal " + std::to_string(s.signal) + " (" + strsignal(s.signal) + ")";
+    return "exit code " + std::to_string(s.exit_code);
+}
+
+}  // namespace seatmark::orchestrator

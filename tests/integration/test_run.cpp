@@ -1,0 +1,269 @@
+// `seatmark run` with real session processes on real Vulkan (lavapipe on CI)
+// or in synthetic mode, real sockets and a real SQLite file.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+
+#include "common/store/store_reader.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::test;
+
+namespace {
+
+std::string plan(const std::string& steps, const std::string& extra_run = "", const std::string& settle = "1s",
+                 const std::string& window = "2s") {
+    return "name = \"test\"\n[run]\nheartbeat_timeout = \"3s\"\nstop = \"max\"\n" + extra_run +
+           "\n[steps]\nlist = [" + steps + "]\nsettle = \"" + settle + "\"\nwindow = \"" + window +
+           "\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
+}
+
+std::vector<store::SessionRow> sessions_of(const std::string& db) {
+    try {
+        store::StoreReader r(db);
+        return r.sessions();
+    } catch (...) {
+        return {};
+    }
+}
+
+// The Unix socket sessions report to, read from a session's command line.
+std::string telemetry_socket(int pid) {
+    std::string cmd = read_file("/proc/" + std::to_string(pid) + "/cmdline");
+    std::vector<std::string> args;
+    size_t start = 0;
+    for (size_t i = 0; i < cmd.size(); ++i)
+        if (cmd[i] == '\0') {
+            args.push_back(cmd.substr(start, i - start));
+            start = i + 1;
+        }
+    for (size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--connect") return args[i + 1];
+    return {};
+}
+
+bool send_raw(const std::string& path, const std::string& bytes) {
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        close(fd);
+        return false;
+    }
+    bool ok = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    close(fd);
+    return ok;
+}
+
+}  // namespace
+
+TEST_CASE("a two-step run records every frame each session sent") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan("1, 2"));
+    auto r = run_process(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--json"}), 240);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("\"max_density\"") != std::string::npos);
+
+    store::StoreReader db(dir.file("run.db"));
+    CHECK(db.integrity_ok());
+    CHECK(db.effective_status() == store::RunStatus::finished);
+    auto steps = db.steps();
+    REQUIRE(steps.size() == 2);
+    CHECK(steps[0].target_sessions == 1);
+    CHECK(steps[1].target_sessions == 2);
+    for (auto& s : steps) {
+        CHECK(s.verdict.has_value());
+        CHECK(s.window_start_ns.has_value());
+        CHECK(*s.window_end_ns > *s.window_start_ns);
+    }
+    auto sessions = db.sessions();
+    REQUIRE(sessions.size() == 2);
+    for (auto& s : sessions) {
+        CAPTURE(s.id);
+        CHECK(s.end_reason == store::SessionEnd::ok);
+        REQUIRE(s.frames_sent.has_value());  // the session said BYE
+        CHECK(*s.frames_sent > 0);
+        CHECK(static_cast<int64_t>(db.frame_count(s.id)) == *s.frames_sent);  // sent == stored
+        CHECK(s.frames_received == *s.frames_sent);
+        CHECK(s.frames_lost == 0);
+        CHECK(!s.device.device_name.empty());
+        auto frames = db.frames(s.id);
+        for (size_t i = 0; i < frames.size(); ++i) CHECK(frames[i].seq == i);
+    }
+    CHECK(!db.samples({}).empty());
+    CHECK(db.hosts().size() == 1);
+}
+
+TEST_CASE("kill -9 of a session mid-step is recorded as a crash and the run finishes") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan("2, 3", "", "1s", "4s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    int64_t victim = 0;
+    REQUIRE(wait_until(60, [&] {
+        for (auto& s : sessions_of(dir.file("run.db")))
+            if (s.id == 0 && s.pid > 0) victim = s.pid;
+        return victim > 0;
+    }));
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    kill(static_cast<pid_t>(victim), SIGKILL);
+    auto r = run.wait(240);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    store::StoreReader db(dir.file("run.db"));
+    auto sessions = db.sessions();
+    bool crash = false;
+    for (auto& s : sessions)
+        if (s.id == 0) {
+            CHECK(s.end_reason == store::SessionEnd::crash);
+            CHECK(s.signal.value_or(0) == SIGKILL);
+            crash = true;
+        }
+    CHECK(crash);
+    CHECK(sessions.size() >= 3);  // the crashed session was replaced for the next step
+    auto steps = db.steps();
+    REQUIRE(steps.size() == 2);
+    CHECK(steps[0].verdict.value_or("") == "fail");  // a crash fails its step
+    CHECK(db.effective_status() == store::RunStatus::finished);
+}
+
+TEST_CASE("a stopped (SIGSTOP) session is recorded as hung within the heartbeat timeout") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan("1, 2", "", "1s", "6s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    int64_t victim = 0;
+    REQUIRE(wait_until(60, [&] {
+        for (auto& s : sessions_of(dir.file("run.db")))
+            if (s.id == 0 && s.pid > 0 && s.device.device_name.size()) victim = s.pid;
+        return victim > 0;
+    }));
+    kill(static_cast<pid_t>(victim), SIGSTOP);
+    auto r = run.wait(240);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    store::StoreReader db(dir.file("run.db"));
+    for (auto& s : db.sessions())
+        if (s.id == 0) {
+            CHECK(s.end_reason == store::SessionEnd::hang);
+            REQUIRE(s.ended_ns.has_value());
+        }
+}
+
+TEST_CASE("garbage and an oversized frame on the socket close only that connection") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan("1", "", "1s", "5s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    std::string sock;
+    REQUIRE(wait_until(60, [&] {
+        for (auto& s : sessions_of(dir.file("run.db")))
+            if (s.pid > 0) sock = telemetry_socket(static_cast<int>(s.pid));
+        return !sock.empty();
+    }));
+    CHECK(send_raw(sock, "GET / HTTP/1.1\r\n\r\nthis is not the seatmark protocol"));
+    // A valid header announcing a 64 MiB FRAMES payload.
+    std::string huge = {'\x53', '\x4d', '\x01', '\x02', '\x00', '\x00', '\x00', '\x04'};
+    CHECK(send_raw(sock, huge));
+    auto r = run.wait(240);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    store::StoreReader db(dir.file("run.db"));
+    int rejected = 0;
+    bool oversize_named = false;
+    for (auto& e : db.events())
+        if (e.kind == "connection-rejected") {
+            ++rejected;
+            oversize_named |= e.detail.find("exceeds") != std::string::npos;
+        }
+    CHECK(rejected == 2);
+    CHECK(oversize_named);
+    auto sessions = db.sessions();
+    REQUIRE(sessions.size() == 1);
+    CHECK(sessions[0].end_reason == store::SessionEnd::ok);  // the real session was untouched
+    CHECK(db.steps().at(0).verdict.value_or("") == "pass");
+}
+
+TEST_CASE("kill -9 of the orchestrator leaves a consistent database that says the run did not finish") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan("1, 2", "", "1s", "10s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    std::vector<int64_t> pids;
+    REQUIRE(wait_until(60, [&] {
+        auto s = sessions_of(dir.file("run.db"));
+        if (s.empty() || s[0].device.device_name.empty()) return false;
+        pids.clear();
+        for (auto& x : s) pids.push_back(x.pid);
+        return true;
+    }));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    run.signal(SIGKILL);
+    run.wait(30);
+    store::StoreReader db(dir.file("run.db"));
+    CHECK(db.integrity_ok());
+    CHECK(db.effective_status() == store::RunStatus::crashed);
+    CHECK(db.frame_count() > 0);
+    // Orphaned sessions notice the lost telemetry connection and end by themselves.
+    CHECK(wait_until(30, [&] {
+        for (auto p : pids)
+            if (kill(static_cast<pid_t>(p), 0) == 0) {
+                std::string stat = read_file("/proc/" + std::to_string(p) + "/stat");
+                if (stat.find(") Z") == std::string::npos) return false;  // zombies of init are fine
+            }
+        return true;
+    }));
+}
+
+TEST_CASE("Ctrl-C stops the sessions, saves the database and marks the run aborted") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan("1, 2", "", "1s", "20s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    REQUIRE(wait_until(60, [&] {
+        auto s = sessions_of(dir.file("run.db"));
+        return !s.empty() && !s[0].device.device_name.empty();
+    }));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    run.signal(SIGINT);
+    auto r = run.wait(60);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    store::StoreReader db(dir.file("run.db"));
+    CHECK(db.integrity_ok());
+    CHECK(db.effective_status() == store::RunStatus::aborted);
+    for (auto& s : db.sessions()) {
+        CHECK(s.end_reason != store::SessionEnd::running);
+        CHECK(s.ended_ns.has_value());
+    }
+}
+
+TEST_CASE("a bad plan or an existing database stops before anything starts") {
+    TempDir dir;
+    write_file(dir.file("bad.toml"), "name = \"x\"\n[steps]\nlist = [1, 1]\n[[mix]]\nprofile = \"ci-tiny\"\n");
+    auto r = run_process(seatmark_argv({"run", dir.file("bad.toml"), "--db", dir.file("x.db")}), 30);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("bad.toml:3") != std::string::npos);
+    CHECK(!std::filesystem::exists(dir.file("x.db")));
+
+    write_file(dir.file("plan.toml"), plan("1"));
+    write_file(dir.file("exists.db"), "precious");
+    auto e = run_process(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("exists.db")}), 30);
+    CHECK(e.exit_code == 2);
+    CHECK(e.err.find("exists") != std::string::npos);
+    CHECK(read_file(dir.file("exists.db")) == "precious");
+
+    write_file(dir.file("assets.toml"), plan("1", "assets = [\"/nonexistent/asset.bin\"]\n"));
+    auto a = run_process(seatmark_argv({"run", dir.file("assets.toml"), "--db", dir.file("a.db")}), 30);
+    CHECK(a.exit_code == 2);
+    CHECK(a.err.find("/nonexistent/asset.bin") != std::string::npos);
+}
