@@ -190,8 +190,8 @@ heartbeat_timeout = "10s"
 
 [steps]
 list = [1, 2, 4, 6, 8]
-settle = "3s"
-window = "8s"
+settle = "4s"
+window = "15s"
 
 [[mix]]
 profile = "ci-tiny"

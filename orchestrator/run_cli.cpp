@@ -67,7 +67,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run) {
         "Example:\n"
         "  seatmark demo --out /tmp/demo\n"
         "Steps of 1, 2, 4, 6 and 8 ci-tiny sessions on whatever Vulkan device exists (lavapipe without a GPU),\n"
-        "3 s settle and an 8 s window each; prints a per-step table and the max density.");
+        "4 s settle and a 15 s window each; prints a per-step table and the max density.");
     demo->callback([&run, d] {
         run = [d]() -> int {
             Plan plan = parse_plan(demo_plan_text(), "built-in demo plan");

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "common/clock.h"
 #include "common/cpu_time.h"
@@ -72,10 +73,14 @@ struct Session {
     std::vector<FrameRecord> step_frames;  // since the current step started
     uint64_t recent_frames = 0;            // since the last status tick
     double last_cpu_s = -1;
+    double last_cpu_pct = NAN;
+    uint64_t rss_bytes = 0;
+    std::string device;
+    bool software = false;
     bool alive() const { return !finalized && !exited && reason == SessionEnd::running; }
 };
 
-class Controller {
+class Controller : public LiveSource {
 public:
     Controller(const Plan& plan, const RunOptions& opts)
         : plan_(plan),
@@ -89,7 +94,13 @@ public:
 
     RunOutcome run();
 
+    LiveState live_state() override;
+    std::vector<LiveFrame> live_frames(uint32_t session, uint64_t since, size_t max) override;
+
 private:
+    void live_event(const std::string& kind, const nlohmann::json& j) {
+        if (opts_.live) opts_.live->event(kind, j.dump());
+    }
     // ---- setup and teardown
     void open_store();
     void start_server();
@@ -144,6 +155,7 @@ private:
     uint64_t lost_total_ = 0;
     std::vector<double> recent_intervals_;
     int64_t last_sample = 0, last_status = 0;
+    double last_host_cpu_pct = NAN;
 };
 
 RunOutcome Controller::run() {
@@ -160,6 +172,7 @@ RunOutcome Controller::run() {
         if (!ec) on_signal(sig);
     });
     out_.start(plan_, db_path_);
+    if (opts_.live) opts_.live->started(io_, *this);
     begin_step(0);
     tick_.expires_after(250ms);
     tick_.async_wait([this](boost::system::error_code ec) {
@@ -278,6 +291,7 @@ void Controller::begin_step(size_t k) {
                            std::to_string(target) + " sessions"});
     phase_ = Phase::starting;
     phase_end_ns_ = step_start_ns_ + int64_t(startup_timeout_s * 1e9);
+    live_event("step-begin", {{"step", k + 1}, {"steps", plan_.steps.size()}, {"sessions", target}});
 }
 
 uint32_t Controller::alive_count() const {
@@ -371,6 +385,12 @@ void Controller::end_step() {
                        "step " + std::to_string(step_ + 1) + " (" + std::to_string(target) + " sessions): " +
                            (o.verdict.pass ? "pass" : "fail: " + o.verdict.reasons.front())});
     out_.step_done(o, plan_.steps.size());
+    live_event("step-verdict", {{"step", step_ + 1},
+                                {"sessions", target},
+                                {"pass", o.verdict.pass},
+                                {"fps_median", o.verdict.fps_median},
+                                {"p95_worst_ms", o.verdict.p95_worst_ms},
+                                {"reason", o.verdict.reasons.empty() ? "" : o.verdict.reasons.front()}});
     bool stop = (!o.verdict.pass && plan_.stop == StopRule::first_failure) || step_ + 1 >= plan_.steps.size();
     if (stop)
         stop_everything(store::RunStatus::finished);
@@ -392,6 +412,8 @@ bool Controller::on_hello(const wire::Hello& h, pid_t peer) {
     d.driver_info = h.driver_info;
     d.software = h.software;
     store_->set_session_device(static_cast<int>(s.id), d);
+    s.device = h.device_name;
+    s.software = h.software;
     if (h.software && !plan_.allow_software)
         fail_session(s, SessionEnd::software_fallback, "landed on software renderer " + h.device_name, SIGKILL);
     return true;
@@ -510,6 +532,10 @@ void Controller::finalize(Session& s) {
     store_->add_event({r.ended_ns, r.id, "session-end",
                        std::string(store::to_string(r.reason)) + (s.exited ? ", " + describe(s.exit) : "")});
     out_.session_ended(s.id, std::string(store::to_string(r.reason)), r.detail);
+    live_event("session-end", {{"session", s.id},
+                               {"reason", std::string(store::to_string(r.reason))},
+                               {"failure", step_failures_.count(s.id) > 0},
+                               {"detail", r.detail}});
     maybe_done();
 }
 
@@ -535,6 +561,8 @@ void Controller::maybe_done() {
     phase_ = Phase::done;
     store_->end_run(final_status_);
     store_->finish();
+    live_event("run-end", {{"status", std::string(store::to_string(final_status_))}, {"db", db_path_}});
+    if (opts_.live) opts_.live->finished();
     server_->close();
     tick_.cancel();
     signals_.cancel();
@@ -565,6 +593,7 @@ void Controller::sample() {
     cpu_prev_ = now;
     if (!pct.empty()) {
         rows.push_back({t, std::nullopt, "proc", "host_cpu_pct", pct[0]});
+        last_host_cpu_pct = pct[0];
         for (size_t i = 1; i < pct.size(); ++i)
             rows.push_back({t, std::nullopt, "proc", "core" + std::to_string(i - 1) + "_cpu_pct", pct[i]});
     }
@@ -575,9 +604,12 @@ void Controller::sample() {
         if (!s.alive() || !s.pid) continue;
         auto u = read_process_usage(s.pid);
         if (!u) continue;
-        if (s.last_cpu_s >= 0)
-            rows.push_back({t, static_cast<int>(id), "proc", "cpu_pct", 100.0 * (u->cpu_seconds - s.last_cpu_s) / 0.5});
+        if (s.last_cpu_s >= 0) {
+            s.last_cpu_pct = 100.0 * (u->cpu_seconds - s.last_cpu_s) / 0.5;
+            rows.push_back({t, static_cast<int>(id), "proc", "cpu_pct", s.last_cpu_pct});
+        }
         s.last_cpu_s = u->cpu_seconds;
+        s.rss_bytes = u->rss_bytes;
         rows.push_back({t, static_cast<int>(id), "proc", "rss_bytes", double(u->rss_bytes)});
     }
     store_->add_samples(std::move(rows));
@@ -649,6 +681,93 @@ void Controller::on_tick() {
     tick_.async_wait([this](boost::system::error_code ec) {
         if (!ec) on_tick();
     });
+}
+
+
+LiveState Controller::live_state() {
+    LiveState st;
+    int64_t t = now_ns();
+    st.plan = plan_.name;
+    st.db_path = db_path_;
+    st.host = read_host_identity().hostname;
+    st.status = phase_ == Phase::done       ? std::string(store::to_string(final_status_))
+                : phase_ == Phase::stopping ? "stopping"
+                                            : "running";
+    st.elapsed_s = double(t - run_start_ns_) * 1e-9;
+    st.started_unix_ns = unix_now_ns() - (t - run_start_ns_);
+    st.step = step_ + 1;
+    st.steps = plan_.steps.size();
+    st.target = plan_.steps[step_];
+    st.alive = alive_count();
+    st.phase = phase_ == Phase::starting    ? "starting"
+               : phase_ == Phase::settling  ? "settling"
+               : phase_ == Phase::measuring ? "measuring"
+               : phase_ == Phase::stopping  ? "stopping"
+                                            : "done";
+    st.phase_left_s = std::max(0.0, double(phase_end_ns_ - t) * 1e-9);
+    for (const auto& o : outcomes_) {
+        if (!o.verdict.pass) break;
+        st.max_density_so_far = o.verdict.target;
+    }
+    st.host_cpu_pct = last_host_cpu_pct;
+    MemInfo mem = read_meminfo();
+    st.host_mem_total_bytes = double(mem.total_bytes);
+    st.host_mem_used_bytes = double(mem.total_bytes - mem.available_bytes);
+    st.gpu_util_pct = st.gpu_mem_used_bytes = st.gpu_mem_total_bytes = NAN;
+    st.gpu_backend = "none";
+    // Per-session figures over the last few seconds of frames.
+    const int64_t span_ns = 3'000'000'000;
+    for (const auto& [id, s] : sessions_) {
+        LiveSession ls;
+        ls.id = id;
+        ls.profile = s.profile_name;
+        ls.pid = s.pid;
+        ls.state = s.finalized || s.exited || s.reason != SessionEnd::running
+                       ? std::string(store::to_string(s.reason == SessionEnd::running ? SessionEnd::ok : s.reason))
+                   : s.stop_requested ? "stopping"
+                   : s.hello          ? "running"
+                                      : "starting";
+        ls.device = s.device;
+        ls.software = s.software;
+        ls.frames = s.received;
+        std::vector<FrameRecord> recent;
+        for (auto it = s.step_frames.rbegin(); it != s.step_frames.rend() && it->t_begin_ns >= t - span_ns; ++it)
+            recent.push_back(*it);
+        auto sum = stats::summarize(recent, active_seconds(recent));
+        ls.fps = recent.empty() ? NAN : sum.fps;
+        ls.p95_ms = recent.empty() ? NAN : sum.p95_ms;
+        ls.sla_ok = recent.empty() || (s.sla && sla_violations(sum, *s.sla).empty());
+        ls.cpu_pct = s.last_cpu_pct;
+        ls.rss_bytes = s.rss_bytes;
+        ls.gpu_share_pct = NAN;
+        st.sessions.push_back(std::move(ls));
+    }
+    for (const auto& o : outcomes_) {
+        LiveStep ls;
+        ls.index = o.index;
+        ls.sessions = o.verdict.target;
+        ls.pass = o.verdict.pass;
+        ls.fps_median = o.verdict.fps_median;
+        ls.p95_worst_ms = o.verdict.p95_worst_ms;
+        ls.reason = o.verdict.reasons.empty() ? "" : o.verdict.reasons.front();
+        st.finished_steps.push_back(ls);
+    }
+    st.frames_stored = store_ ? store_->frames_stored() : 0;
+    st.frames_lost = lost_total_;
+    return st;
+}
+
+std::vector<LiveFrame> Controller::live_frames(uint32_t session, uint64_t since, size_t max) {
+    std::vector<LiveFrame> out;
+    auto it = sessions_.find(session);
+    if (it == sessions_.end()) return out;
+    const auto& f = it->second.step_frames;
+    // The newest `max` frames at or after `since`, oldest first.
+    size_t first = f.size();
+    while (first > 0 && f.size() - first < max && f[first - 1].seq >= since) --first;
+    for (size_t i = first; i < f.size(); ++i)
+        out.push_back({f[i].seq, f[i].t_begin_ns, f[i].interval_ns >= 0 ? double(f[i].interval_ns) * 1e-6 : NAN});
+    return out;
 }
 
 }  // namespace

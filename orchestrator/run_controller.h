@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/live_state.h"
 #include "orchestrator/plan.h"
 #include "orchestrator/step_verdict.h"
 
@@ -16,6 +17,7 @@ struct RunOptions {
     bool quiet = false;          // no live status line
     std::string seatmark_exe;    // the binary sessions run as; default /proc/self/exe
     std::vector<std::string> extra_session_args;  // e.g. --synthetic-fps N for benchmarks
+    LiveObserver* live = nullptr;  // the live API, when one serves this run
 };
 
 struct StepOutcome {

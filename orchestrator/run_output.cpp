@@ -42,7 +42,7 @@ void RunOutput::status(const StatusSnapshot& s) {
     if (quiet_) return;
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "[%6.0fs] step %zu/%zu %-9s %4.0fs left | sessions %u/%u | FPS %s (median/session) p95 %s ms | "
+                  "[%6.0fs] step %zu/%zu %-9s %4.0fs left | sessions %u/%u | frames/s %s (median session, last 1 s) p95 %s ms | "
                   "passed up to %u%s",
                   s.elapsed_s, s.step, s.steps, s.phase.c_str(), s.phase_left_s, s.alive, s.target,
                   num(s.fps_median).c_str(), num(s.p95_ms).c_str(), s.passed,

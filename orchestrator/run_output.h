@@ -19,7 +19,7 @@ struct StatusSnapshot {
     uint32_t target = 0, alive = 0;
     std::string phase;
     double phase_left_s = 0;
-    double fps_median = 0;   // per-session FPS over the last second, median over sessions
+    double fps_median = 0;   // frames per wall second over the last second (think pauses included), median over sessions
     double p95_ms = 0;       // p95 frame interval over the last second, all sessions pooled
     uint32_t passed = 0;     // max density so far
     size_t failed_steps = 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and renders one short synthetic CAD session,
-# printing its summary, frame CSV and screenshot.
+# Installs what is missing, builds, renders one short synthetic CAD session
+# (summary, frame CSV, screenshot), then runs the demo density test on this
+# machine and prints its per-step table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -8,7 +9,15 @@ scripts/build.sh
 out=${1:-quickstart-out}
 mkdir -p "$out"
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+
+echo "== one synthetic CAD user (10 s)"
 ./build/seatmark session --workload ci-tiny --duration 10s \
   --out "$out/frames.csv" --screenshot "$out/screenshot.png"
+
 echo
-echo "seatmark: frames in $out/frames.csv, screenshot in $out/screenshot.png"
+echo "== the demo density test: 1, 2, 4, 6, 8 sessions (about two minutes)"
+./build/seatmark demo --out "$out/demo"
+
+echo
+echo "seatmark: session frames in $out/frames.csv, screenshot in $out/screenshot.png"
+echo "seatmark: demo database in $out/demo/run.db, session logs in $out/demo/run.db.logs/"

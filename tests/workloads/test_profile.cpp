@@ -67,8 +67,8 @@ TEST_CASE("profile: every built-in profile parses and is named after its file") 
 TEST_CASE("profile: built-in classes keep their sizes") {
     Profile ci = load_profile("ci-tiny");
     CHECK(ci.default_duration_s == 5);
-    CHECK(ci.render.width == 320);
-    CHECK(ci.render.height == 240);
+    CHECK(ci.render.width == 480);
+    CHECK(ci.render.height == 360);
     CHECK(ci.render.msaa == 1);
     CHECK(ci.scene.triangles <= 20000);
     // ci-tiny exercises every segment kind and every display mode.
