@@ -35,6 +35,8 @@ struct RunOutcome {
     uint64_t frames_lost = 0;
     double wall_s = 0;
     double orchestrator_cpu_s = 0;  // this process's CPU time over the run
+    double measured_wall_s = 0;     // time inside measurement windows
+    double measured_cpu_s = 0;      // this process's CPU time inside them (steady state: no spawning)
 };
 
 // Runs the plan to its end (or until Ctrl-C). Throws InputError for what must

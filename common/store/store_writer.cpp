@@ -77,16 +77,25 @@ struct StoreWriter::Impl {
     std::thread thread;
     bool finished = false;  // finish() returned (caller side)
 
+    // Producers wake the writer only for a flush/finish or a large backlog; otherwise
+    // it drains the queue once per commit interval. Waking it per batch cost the
+    // orchestrator a context switch per telemetry message (measured by bench_orchestrator).
+    static constexpr uint64_t wake_rows = 4096;
+    bool urgent = false;  // under mu
+
     void enqueue(cmd::Command c) {
         uint64_t rows = cmd::rows_of(c);
+        bool wake_now = false;
         {
             std::lock_guard lk(mu);
             if (finish_queued) throw std::logic_error(path + ": store writer used after finish()");
             if (std::holds_alternative<cmd::Finish>(c)) finish_queued = true;
+            if (std::holds_alternative<cmd::Finish>(c) || std::holds_alternative<cmd::Flush>(c)) urgent = true;
             queue.push_back(std::move(c));
-            queued_rows.fetch_add(rows, std::memory_order_relaxed);
+            uint64_t queued = queued_rows.fetch_add(rows, std::memory_order_relaxed) + rows;
+            wake_now = urgent || queued >= wake_rows;
         }
-        wake.notify_one();
+        if (wake_now) wake.notify_one();
     }
 
     void fail(const std::string& what, int code) {
@@ -177,9 +186,9 @@ struct StoreWriter::Impl {
             work.clear();
             {
                 std::unique_lock lk(mu);
-                auto ready = [&] { return !queue.empty(); };
-                if (in_tx) wake.wait_until(lk, tx_deadline, ready);
-                else wake.wait(lk, ready);
+                auto ready = [&] { return urgent || queued_rows.load(std::memory_order_relaxed) >= wake_rows; };
+                wake.wait_for(lk, options.commit_interval, ready);
+                urgent = false;
                 work.swap(queue);
             }
             for (cmd::Command& c : work)

@@ -238,8 +238,8 @@ TEST_CASE("telemetry: a Vulkan session names its real device in HELLO and sends 
     CHECK(!hello.device_type.empty());
     CHECK(!hello.driver_name.empty());
     CHECK(!hello.api_version.empty());
-    CHECK(hello.width == 320);
-    CHECK(hello.height == 240);
+    CHECK(hello.width == 480);
+    CHECK(hello.height == 360);
     CHECK(hello.scene_triangles > 0);
     CHECK(r.out.find(hello.device_name) != std::string::npos);  // the summary names the same device
     auto events = all_of<wire::Event>(msgs);
