@@ -8,6 +8,7 @@
 
 #include "client/session_cli.h"
 #include "client/vk_check.h"
+#include "orchestrator/probe_cli.h"
 #include "orchestrator/run_cli.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
     std::function<int()> run;
     seatmark::client::add_session_command(app, run);
     seatmark::orchestrator::add_run_commands(app, run);
+    seatmark::orchestrator::add_probe_command(app, run);
 
     try {
         app.parse(argc, argv);

@@ -670,7 +670,7 @@ void Controller::check_gpu_memory(StepVerdict& v, int64_t ws, int64_t we, bool r
     GpuMemoryCheck c = gpu_->check_memory(ws, we, limit);
     if (c.checked && !c.pass) {
         v.pass = false;
-        v.reasons.push_back(c.detail);
+        v.reasons.insert(v.reasons.begin(), c.detail);  // the device ran out: the most telling reason
     }
     if (!c.checked && record)
         store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(step_ + 1) + ": " + c.detail});
@@ -775,7 +775,19 @@ LiveState Controller::live_state() {
     st.host_mem_total_bytes = double(mem.total_bytes);
     st.host_mem_used_bytes = double(mem.total_bytes - mem.available_bytes);
     st.gpu_util_pct = st.gpu_mem_used_bytes = st.gpu_mem_total_bytes = NAN;
-    st.gpu_backend = "none";
+    st.gpu_backend = gpu_ ? std::string(gpu_->backend()) : "none";
+    if (!last_gpu_.devices.empty()) {
+        // Host totals over every GPU (utilization averaged), as the samples' unprefixed rows are.
+        double util = 0, used = 0, total = 0;
+        int n_util = 0;
+        for (const auto& d : last_gpu_.devices) {
+            if (d.util_pct) util += *d.util_pct, ++n_util;
+            used += d.mem_used_bytes.value_or(0);
+            total += d.mem_total_bytes.value_or(0);
+        }
+        if (n_util) st.gpu_util_pct = util / n_util;
+        if (total > 0) st.gpu_mem_used_bytes = used, st.gpu_mem_total_bytes = total;
+    }
     // Per-session figures over the last few seconds of frames.
     const int64_t span_ns = 3'000'000'000;
     for (const auto& [id, s] : sessions_) {
@@ -801,6 +813,10 @@ LiveState Controller::live_state() {
         ls.cpu_pct = s.last_cpu_pct;
         ls.rss_bytes = s.rss_bytes;
         ls.gpu_share_pct = NAN;
+        if (const auto* g = last_gpu_.session(static_cast<int>(id)); g && g->share_pct) {
+            ls.gpu_share_pct = *g->share_pct;
+            ls.gpu_share_source = g->source;
+        }
         st.sessions.push_back(std::move(ls));
     }
     for (const auto& o : outcomes_) {

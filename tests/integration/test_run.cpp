@@ -24,7 +24,7 @@ namespace {
 
 std::string plan(const std::string& steps, const std::string& extra_run = "", const std::string& settle = "1s",
                  const std::string& window = "2s") {
-    return "name = \"test\"\n[run]\nheartbeat_timeout = \"3s\"\nstop = \"max\"\n" + extra_run +
+    return "name = \"test\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n" + extra_run +
            "\n[steps]\nlist = [" + steps + "]\nsettle = \"" + settle + "\"\nwindow = \"" + window +
            "\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
 }

@@ -1,0 +1,32 @@
+#include "orchestrator/gpu_sampler.h"
+
+#include "orchestrator/gpu_drm.h"
+#include "orchestrator/gpu_nvml.h"
+#include "orchestrator/gpu_software.h"
+
+namespace seatmark::orchestrator {
+
+const GpuProcessSample* GpuSnapshot::session(int session_id) const {
+    for (const auto& p : processes)
+        if (p.session_id == session_id) return &p;
+    return nullptr;
+}
+
+GpuBackends open_gpu_backends(const GpuOptions& opts) {
+    GpuBackends b;
+    NvmlOpen n = open_nvml(opts.nvml_library, opts.proc_root);
+    b.status.push_back(std::move(n.status));
+    DrmOpen d = open_drm(opts);
+    b.status.push_back(std::move(d.status));
+    b.hardware = n.sampler ? std::move(n.sampler) : std::move(d.sampler);
+
+    BackendStatus s;
+    s.name = "software";
+    s.available = true;
+    s.detail = "per-session share = process CPU time over " + std::to_string(SoftwareSampler().cpus()) +
+               " CPU(s), for sessions on a CPU renderer (lavapipe); no device figures";
+    b.status.push_back(std::move(s));
+    return b;
+}
+
+}  // namespace seatmark::orchestrator

@@ -1,0 +1,38 @@
+#include "orchestrator/gpu_software.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "orchestrator/linux_proc.h"
+
+namespace seatmark::orchestrator {
+
+SoftwareSampler::SoftwareSampler(unsigned cpus)
+    : cpus_(cpus ? cpus : static_cast<unsigned>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)))) {}
+
+GpuSnapshot SoftwareSampler::sample(int64_t t_ns, const std::vector<GpuClient>& clients) {
+    GpuSnapshot snap;
+    snap.t_ns = t_ns;
+    snap.source = "software";
+    std::map<pid_t, Prev> next;
+    for (const auto& c : clients) {
+        auto u = read_process_usage(c.pid);
+        if (!u) continue;  // gone
+        next[c.pid] = {t_ns, u->cpu_seconds};
+        auto p = prev_.find(c.pid);
+        if (p == prev_.end() || t_ns <= p->second.t_ns) continue;
+        double wall_s = double(t_ns - p->second.t_ns) * 1e-9;
+        double cpu_s = std::max(0.0, u->cpu_seconds - p->second.cpu_s);
+        GpuProcessSample s;
+        s.session_id = c.session_id;
+        s.pid = c.pid;
+        s.source = "software";
+        s.share_pct = std::clamp(100.0 * cpu_s / (wall_s * cpus_), 0.0, 100.0);
+        snap.processes.push_back(s);
+    }
+    prev_ = std::move(next);
+    return snap;
+}
+
+}  // namespace seatmark::orchestrator

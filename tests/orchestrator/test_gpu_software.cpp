@@ -1,0 +1,60 @@
+// The software-renderer backend, live: a real `seatmark session` on lavapipe
+// renders on this machine's CPUs, and its share is its process CPU time.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "common/clock.h"
+#include "orchestrator/gpu_software.h"
+#include "orchestrator/gpu_telemetry.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::orchestrator;
+
+TEST_CASE("software backend: a lavapipe session's share is its CPU time, labelled software") {
+    test::BackgroundProcess session(test::seatmark_argv({"session", "--workload", "ci-tiny", "--duration", "3s", "--quiet"}));
+    GpuBackends none;  // no hardware backend, as on this machine
+    GpuTelemetry t(std::move(none));
+    CHECK(t.backend() == "software");
+    std::vector<GpuClient> clients = {{0, session.pid(), Renderer::software}};
+    GpuSnapshot first = t.sample(now_ns(), clients);
+    CHECK(first.processes.empty());  // the first sample sets the baseline
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    GpuSnapshot s = t.sample(now_ns(), clients);
+    CHECK(s.source == "software");
+    CHECK(s.devices.empty());  // no GPU is claimed
+    REQUIRE(s.session(0));
+    CHECK(s.session(0)->source == "software");
+    CHECK(*s.session(0)->share_pct > 0);
+    CHECK(*s.session(0)->share_pct <= 100);
+    CHECK_FALSE(s.session(0)->mem_bytes.has_value());
+    auto rows = gpu_sample_rows(s);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].metric == "gpu_share_pct");
+    CHECK(rows[0].source == "software");
+    CHECK(rows[0].session_id == 0);
+
+    // A session known to render on a GPU gets no software share; an unknown one neither.
+    clients = {{0, session.pid(), Renderer::gpu}, {1, getpid(), Renderer::unknown}};
+    CHECK(t.sample(now_ns(), clients).processes.empty());
+    auto r = session.wait(30);
+    CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("software sampler: shares of the CPUs it was given, gone processes left out") {
+    SoftwareSampler s(4);
+    CHECK(s.cpus() == 4);
+    CHECK(s.source() == "software");
+    auto a = s.sample(1'000'000'000, {{3, getpid(), Renderer::software}, {4, 0x7ffffff0, Renderer::software}});
+    CHECK(a.processes.empty());
+    // Burn some CPU so the share is above zero.
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+    volatile double x = 0;
+    while (std::chrono::steady_clock::now() < until) x = x + 1;
+    auto b = s.sample(1'400'000'000, {{3, getpid(), Renderer::software}, {4, 0x7ffffff0, Renderer::software}});
+    REQUIRE(b.processes.size() == 1);
+    CHECK(b.processes[0].session_id == 3);
+    CHECK(*b.processes[0].share_pct > 0);
+}
