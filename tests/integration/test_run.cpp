@@ -192,7 +192,9 @@ TEST_CASE("garbage and an oversized frame on the socket close only that connecti
     auto sessions = db.sessions();
     REQUIRE(sessions.size() == 1);
     CHECK(sessions[0].end_reason == store::SessionEnd::ok);  // the real session was untouched
-    CHECK(db.steps().at(0).verdict.value_or("") == "pass");
+    REQUIRE(sessions[0].frames_sent.has_value());
+    CHECK(static_cast<int64_t>(db.frame_count(sessions[0].id)) == *sessions[0].frames_sent);
+    // (No check of the step's verdict: whether one lavapipe session meets the SLA depends on the machine's load.)
 }
 
 TEST_CASE("kill -9 of the orchestrator leaves a consistent database that says the run did not finish") {
