@@ -10,6 +10,11 @@
 #include "client/vk_check.h"
 #include "orchestrator/probe_cli.h"
 #include "orchestrator/run_cli.h"
+#include "report/analysis.h"
+#include "report/report_cli.h"
+#include "report/words.h"
+#include "report/write_report.h"
+#include "monitor/monitor_cli.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 
@@ -21,8 +26,16 @@ int main(int argc, char** argv) {
     app.footer("Run 'seatmark SUBCOMMAND --help' for its options and an example.");
     std::function<int()> run;
     seatmark::client::add_session_command(app, run);
-    seatmark::orchestrator::add_run_commands(app, run);
+    // `seatmark demo` ends with its report; the orchestrator cannot depend on report/, so it is handed in here.
+    seatmark::orchestrator::add_run_commands(app, run, [](const std::string& db, const std::string& dir) {
+        auto analysis = seatmark::report::analyze(db);
+        seatmark::report::write_report(analysis, dir);
+        auto h = seatmark::report::headline(analysis);
+        return "max density " + h.density + " (" + h.sla + "); knee " + h.knee + "; run " + h.status;
+    });
     seatmark::orchestrator::add_probe_command(app, run);
+    seatmark::report::add_report_commands(app, run);
+    seatmark::monitor::add_monitor_command(app, run);
 
     try {
         app.parse(argc, argv);

@@ -7,6 +7,8 @@
 
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "orchestrator/live_api.h"
+#include "orchestrator/live_json.h"
 #include "orchestrator/plan.h"
 #include "orchestrator/run_controller.h"
 #include "orchestrator/run_output.h"
@@ -23,11 +25,33 @@ int finish(const RunOutcome& r, const Plan& plan, bool json) {
     return r.status == "finished" ? exit_code::ok : exit_code::failure;
 }
 
+// --listen and --token for run and demo: the live API (docs/live-api.md), bound before the run starts.
+void add_live_options(CLI::App* cmd, std::string& listen, std::string& token) {
+    cmd->add_option("--listen", listen,
+                    "Live API address HOST:PORT (a taken port falls back to a free one, printed; port 0: any; "
+                    "'off': none). Non-loopback needs --token")
+        ->capture_default_str();
+    cmd->add_option("--token", token, "Require 'Authorization: Bearer TOKEN' on every live API request");
+}
+
+std::unique_ptr<LiveApi> start_live_api(const Plan& plan, const std::string& listen, const std::string& token) {
+    if (listen == "off") return nullptr;
+    LiveApiOptions lo;
+    lo.listen = listen;
+    lo.token = token;
+    lo.plan_json = plan_json(plan).dump();
+    auto api = std::make_unique<LiveApi>(lo);
+    if (!api->note().empty()) std::fprintf(stderr, "seatmark: live API: %s\n", api->note().c_str());
+    std::fprintf(stderr, "seatmark: live API on %s (watch it: seatmark monitor %s)\n", api->url().c_str(),
+                 api->url().c_str());
+    return api;
+}
+
 }  // namespace
 
-void add_run_commands(CLI::App& app, std::function<int()>& run) {
+void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter demo_report) {
     struct RunArgs {
-        std::string plan, db;
+        std::string plan, db, listen = default_listen, token;
         bool quiet = false, json = false;
     };
     auto a = std::make_shared<RunArgs>();
@@ -36,25 +60,30 @@ void add_run_commands(CLI::App& app, std::function<int()>& run) {
     cmd->add_option("--db", a->db, "Database to create (default: the plan's run.db); must not exist yet");
     cmd->add_flag("--quiet,-q", a->quiet, "No live status line");
     cmd->add_flag("--json", a->json, "Print the summary as JSON instead of a table");
+    add_live_options(cmd, a->listen, a->token);
     cmd->footer(
         "Example:\n"
         "  seatmark run workloads/plans/example.toml --db host42.db\n"
         "Ctrl-C stops the sessions, saves the database and marks the run aborted; a second Ctrl-C kills.\n"
+        "While it runs, the live API serves http://127.0.0.1:7878 (see docs/live-api.md); watch it with\n"
+        "  seatmark monitor\n"
         "Exit codes: 0 the run finished (whatever its verdict; gate with seatmark check), 1 aborted or failed,\n"
         "  2 bad plan or database path.");
     cmd->callback([&run, a] {
         run = [a]() -> int {
             Plan plan = load_plan(a->plan);
+            auto api = start_live_api(plan, a->listen, a->token);
             RunOptions o;
             o.db_path = a->db;
             o.quiet = a->quiet;
+            o.live = api.get();
             RunOutcome r = run_plan(plan, o);
             return finish(r, plan, a->json);
         };
     });
 
     struct DemoArgs {
-        std::string db, out = "seatmark-demo";
+        std::string db, out = "seatmark-demo", listen = default_listen, token;
         bool quiet = false, json = false;
     };
     auto d = std::make_shared<DemoArgs>();
@@ -63,21 +92,32 @@ void add_run_commands(CLI::App& app, std::function<int()>& run) {
     demo->add_option("--db", d->db, "Database path (default: OUT/run.db, replaced if present)");
     demo->add_flag("--quiet,-q", d->quiet, "No live status line");
     demo->add_flag("--json", d->json, "Print the summary as JSON instead of a table");
+    add_live_options(demo, d->listen, d->token);
     demo->footer(
         "Example:\n"
         "  seatmark demo --out /tmp/demo\n"
         "Steps of 1, 2, 4, 6 and 8 ci-tiny sessions on whatever Vulkan device exists (lavapipe without a GPU),\n"
-        "4 s settle and a 15 s window each; prints a per-step table and the max density.");
-    demo->callback([&run, d] {
-        run = [d]() -> int {
+        "4 s settle and a 15 s window each; prints a per-step table and the max density, and writes the\n"
+        "report (HTML, Markdown, CSV, JSON) to OUT/report/.\n"
+        "Watch it in another terminal: seatmark monitor (live API on 127.0.0.1:7878, docs/live-api.md).");
+    demo->callback([&run, d, demo_report] {
+        run = [d, demo_report]() -> int {
             Plan plan = parse_plan(demo_plan_text(), "built-in demo plan");
+            auto api = start_live_api(plan, d->listen, d->token);
             std::filesystem::create_directories(d->out);
             RunOptions o;
             o.db_path = d->db.empty() ? (std::filesystem::path(d->out) / "run.db").string() : d->db;
             o.overwrite_db = d->db.empty();  // the demo's own file in its own folder
             o.quiet = d->quiet;
+            o.live = api.get();
             RunOutcome r = run_plan(plan, o);
-            return finish(r, plan, d->json);
+            int rc = finish(r, plan, d->json);
+            if (demo_report) {
+                auto dir = (std::filesystem::path(d->out) / "report").string();
+                std::string headline = demo_report(o.db_path, dir);
+                std::fprintf(d->json ? stderr : stdout, "\nreport: %s/index.html\n%s\n", dir.c_str(), headline.c_str());
+            }
+            return rc;
         };
     });
 }

@@ -9,6 +9,7 @@ packages=(
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libpng-dev
   libsqlite3-dev sqlite3 doctest-dev libglfw3-dev libglm-dev
   libboost1.81-dev libboost-filesystem1.81-dev libboost-json1.81-dev
+  libimgui-dev libgl-dev libegl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0 fonts-dejavu-core
   xvfb xauth
   chromium
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, renders one short synthetic CAD session
 # (summary, frame CSV, screenshot), then runs the demo density test on this
-# machine and prints its per-step table.
+# machine, prints its per-step table and writes its report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -21,3 +21,4 @@ echo "== the demo density test: 1, 2, 4, 6, 8 sessions (about two minutes)"
 echo
 echo "seatmark: session frames in $out/frames.csv, screenshot in $out/screenshot.png"
 echo "seatmark: demo database in $out/demo/run.db, session logs in $out/demo/run.db.logs/"
+echo "seatmark: demo report in $out/demo/report/index.html (open it in a browser; summary.md for text)"

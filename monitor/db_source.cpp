@@ -1,0 +1,339 @@
+#include "monitor/db_source.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/stats.h"
+#include "common/store/store_reader.h"
+#include "orchestrator/plan.h"
+
+namespace seatmark::monitor {
+
+namespace {
+
+constexpr int64_t recent_span_ns = 3'000'000'000;  // as the orchestrator's live figures
+constexpr double nan = NAN;
+
+bool bad_kind(const std::string& kind, const std::string& detail) {
+    for (const char* w : {"crash", "hang", "lost", "fail", "error", "protocol", "rejected", "abort", "killed"})
+        if (kind.find(w) != std::string::npos) return true;
+    return kind == "step-verdict" && detail.find("fail") != std::string::npos;
+}
+
+}  // namespace
+
+DbSource::DbSource(const std::string& path) : path_(path) {
+    store::StoreReader db(path);
+    store::RunRow run = db.run();
+    started_unix_ns_ = run.started_unix_ns;
+    origin_ns_ = run.mono_origin_ns;
+    host_ = run.host;
+    status_end_ = std::string(store::to_string(db.effective_status()));
+    std::map<std::string, Sla> sla_by_profile;
+    Sla default_sla;
+    try {
+        orchestrator::Plan plan = orchestrator::parse_plan(run.plan_text, run.plan_path.empty() ? "stored plan" : run.plan_path);
+        plan_name_ = plan.name;
+        plan_steps_ = plan.steps.size();
+        default_sla = plan.default_sla;
+        sla_by_profile = plan.sla;
+        sla_p95_ms_ = plan.default_sla.p95_interval_ms;
+    } catch (const std::exception&) {
+        plan_name_ = run.plan_path.empty() ? "(plan unreadable)" : run.plan_path;  // judged by the default SLA
+    }
+    for (const auto& h : db.hosts())
+        if (h.mem_total_bytes > 0) host_mem_total_ = double(h.mem_total_bytes);
+
+    int64_t last_ns = origin_ns_;
+    for (auto& row : db.sessions()) {
+        Session s;
+        s.row = row;
+        auto it = sla_by_profile.find(row.profile);
+        s.sla = it != sla_by_profile.end() ? it->second : default_sla;
+        auto frames = db.frames(row.id);
+        s.t_ns.reserve(frames.size());
+        s.interval_ms.reserve(frames.size());
+        for (const auto& f : frames) {
+            s.t_ns.push_back(f.t_begin_ns);
+            s.interval_ms.push_back(f.interval_ns >= 0 ? float(double(f.interval_ns) * 1e-6) : NAN);
+        }
+        if (!s.t_ns.empty()) {
+            // Frames are stored by seq; their begin times ascend with it.
+            if (!std::is_sorted(s.t_ns.begin(), s.t_ns.end())) {
+                std::vector<size_t> order(s.t_ns.size());
+                for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+                std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.t_ns[a] < s.t_ns[b]; });
+                std::vector<int64_t> t;
+                std::vector<float> iv;
+                for (size_t i : order) t.push_back(s.t_ns[i]), iv.push_back(s.interval_ms[i]);
+                s.t_ns = std::move(t);
+                s.interval_ms = std::move(iv);
+            }
+            last_ns = std::max(last_ns, s.t_ns.back());
+        }
+        if (row.ended_ns) last_ns = std::max(last_ns, *row.ended_ns);
+        sessions_.push_back(std::move(s));
+    }
+    std::map<int, size_t> by_id;
+    for (size_t i = 0; i < sessions_.size(); ++i) by_id[sessions_[i].row.id] = i;
+
+    for (const auto& x : db.samples()) {
+        last_ns = std::max(last_ns, x.t_ns);
+        std::pair<int64_t, double> v{x.t_ns, x.value};
+        if (x.session_id) {
+            auto it = by_id.find(*x.session_id);
+            if (it == by_id.end()) continue;
+            Session& s = sessions_[it->second];
+            if (x.metric == "cpu_pct") s.cpu.push_back(v);
+            else if (x.metric == "rss_bytes") s.rss.push_back(v);
+            else if (x.metric == "gpu_share_pct") {
+                s.gpu_share.push_back(v);
+                s.gpu_share_source = x.source;
+            }
+        } else if (x.metric == "host_cpu_pct") {
+            host_cpu_.push_back(v);
+        } else if (x.metric == "host_mem_used_bytes") {
+            host_mem_.push_back(v);
+        } else if (x.metric == "gpu_util_pct") {
+            gpu_util_.push_back(v);
+            gpu_backend_ = x.source;
+        } else if (x.metric == "gpu_mem_used_bytes") {
+            gpu_mem_.push_back(v);
+        } else if (x.metric == "gpu_mem_total_bytes") {
+            gpu_mem_total_.push_back(v);
+        }
+    }
+
+    // Steps: repeats of one step pooled into one band.
+    for (const auto& r : db.steps()) {
+        if (steps_.empty() || steps_.back().idx != uint32_t(r.idx)) {
+            Step st;
+            st.idx = uint32_t(r.idx);
+            st.sessions = uint32_t(r.target_sessions);
+            st.started_ns = r.started_ns;
+            steps_.push_back(st);
+        }
+        Step& st = steps_.back();
+        if (r.window_start_ns)
+            st.window_start_ns = st.window_start_ns ? std::min(*st.window_start_ns, *r.window_start_ns) : *r.window_start_ns;
+        if (r.window_end_ns)
+            st.window_end_ns = st.window_end_ns ? std::max(*st.window_end_ns, *r.window_end_ns) : *r.window_end_ns;
+        if (r.ended_ns) st.ended_ns = st.ended_ns ? std::max(*st.ended_ns, *r.ended_ns) : *r.ended_ns;
+        if (r.verdict) {
+            int v = *r.verdict == "pass" ? 1 : 0;
+            st.verdict = st.verdict < 0 ? v : std::min(st.verdict, v);
+            if (!v && st.detail.empty()) st.detail = r.detail;
+        }
+        if (r.ended_ns) last_ns = std::max(last_ns, *r.ended_ns);
+    }
+    if (plan_steps_ == 0) plan_steps_ = steps_.size();
+    // Each judged step's figures over its window, as its verdict saw them.
+    for (auto& st : steps_) {
+        if (!st.window_start_ns || !st.window_end_ns) continue;
+        std::vector<double> fps, p95;
+        for (const auto& s : sessions_) {
+            auto a = std::lower_bound(s.t_ns.begin(), s.t_ns.end(), *st.window_start_ns);
+            auto b = std::lower_bound(s.t_ns.begin(), s.t_ns.end(), *st.window_end_ns);
+            if (a == b) continue;
+            std::vector<double> iv;
+            double active = 0;
+            for (auto i = size_t(a - s.t_ns.begin()); i < size_t(b - s.t_ns.begin()); ++i)
+                if (!std::isnan(s.interval_ms[i])) {
+                    iv.push_back(s.interval_ms[i]);
+                    active += s.interval_ms[i] * 1e-3;
+                }
+            if (active > 0) fps.push_back(double(b - a) / active);
+            if (!iv.empty()) p95.push_back(stats::percentile_nearest_rank(iv, 95));
+        }
+        if (!fps.empty()) st.fps_median = stats::median(fps);
+        if (!p95.empty()) st.p95_worst_ms = *std::max_element(p95.begin(), p95.end());
+    }
+
+    for (const auto& e : db.events()) {
+        last_ns = std::max(last_ns, e.t_ns);
+        EventLine l;
+        l.id = events_.size() + 1;
+        l.t_s = double(e.t_ns - origin_ns_) * 1e-9;
+        l.kind = e.kind;
+        l.text = (e.session_id ? "session " + std::to_string(*e.session_id) + ": " : std::string()) + e.detail;
+        l.bad = bad_kind(e.kind, e.detail);
+        events_.push_back(std::move(l));
+    }
+    if (run.ended_unix_ns) last_ns = std::max(last_ns, origin_ns_ + (*run.ended_unix_ns - run.started_unix_ns));
+    t_end_s_ = std::max(0.0, double(last_ns - origin_ns_) * 1e-9);
+
+    // Run-wide history, as the live API keeps it: at most ~1500 points.
+    double spacing = std::max(1.0, t_end_s_ / 1500);
+    for (double t = 0; t <= t_end_s_ + 1e-9; t += spacing) history_.push_back(orchestrator::history_point(state_at(t)));
+    if (history_.empty() || history_.back().t_s < t_end_s_) history_.push_back(orchestrator::history_point(state_at(t_end_s_)));
+    // Open at the end of the last measured window: the busiest moment that was judged.
+    t_now_s_ = t_end_s_;
+    for (const auto& st : steps_)
+        if (st.window_end_ns) t_now_s_ = std::min(t_end_s_, double(*st.window_end_ns - origin_ns_) * 1e-9 - 0.25);
+    t_now_s_ = std::max(0.0, t_now_s_);
+    rebuild();
+}
+
+double DbSource::at_or_before(const std::vector<std::pair<int64_t, double>>& v, int64_t t, int64_t max_age_ns) const {
+    auto it = std::upper_bound(v.begin(), v.end(), std::pair<int64_t, double>(t, INFINITY));
+    if (it == v.begin()) return nan;
+    --it;
+    return t - it->first <= max_age_ns ? it->second : nan;
+}
+
+orchestrator::LiveState DbSource::state_at(double t_s) const {
+    orchestrator::LiveState st;
+    const int64_t t = origin_ns_ + int64_t(t_s * 1e9);
+    const bool at_end = t_s >= t_end_s_ - 1e-6;
+    st.plan = plan_name_;
+    st.db_path = path_;
+    st.host = host_;
+    st.status = at_end ? status_end_ : "running";
+    st.started_unix_ns = started_unix_ns_;
+    st.elapsed_s = t_s;
+    st.steps = plan_steps_;
+    const Step* cur = nullptr;
+    for (const auto& s : steps_)
+        if (s.started_ns <= t) cur = &s;
+    if (cur) {
+        st.step = cur->idx + 1;
+        st.target = cur->sessions;
+        if (at_end)
+            st.phase = "done";
+        else if (cur->ended_ns && t >= *cur->ended_ns)
+            st.phase = "stopping";
+        else if (cur->window_start_ns && t >= *cur->window_start_ns)
+            st.phase = "measuring";
+        else
+            st.phase = "settling";
+        if (st.phase == "measuring" && cur->window_end_ns) st.phase_left_s = double(*cur->window_end_ns - t) * 1e-9;
+        else if (st.phase == "settling" && cur->window_start_ns) st.phase_left_s = double(*cur->window_start_ns - t) * 1e-9;
+    } else {
+        st.phase = "starting";
+    }
+    bool chain = true;
+    for (const auto& s : steps_) {
+        if (!s.ended_ns || *s.ended_ns > t || s.verdict < 0) continue;
+        orchestrator::LiveStep ls;
+        ls.index = s.idx;
+        ls.sessions = s.sessions;
+        ls.pass = s.verdict == 1;
+        ls.fps_median = s.fps_median;
+        ls.p95_worst_ms = s.p95_worst_ms;
+        ls.reason = s.detail;
+        st.finished_steps.push_back(ls);
+        chain = chain && ls.pass;
+        if (chain) st.max_density_so_far = s.sessions;
+    }
+    st.host_cpu_pct = at_or_before(host_cpu_, t, 5'000'000'000);
+    st.host_mem_used_bytes = at_or_before(host_mem_, t, 5'000'000'000);
+    st.host_mem_total_bytes = host_mem_total_;
+    st.gpu_backend = gpu_backend_;
+    st.gpu_util_pct = at_or_before(gpu_util_, t, 5'000'000'000);
+    st.gpu_mem_used_bytes = at_or_before(gpu_mem_, t, 5'000'000'000);
+    st.gpu_mem_total_bytes = at_or_before(gpu_mem_total_, t, INT64_MAX);
+    for (const auto& s : sessions_) {
+        if (s.row.started_ns > t) continue;
+        orchestrator::LiveSession ls;
+        ls.id = uint32_t(s.row.id);
+        ls.profile = s.row.profile;
+        ls.pid = s.row.pid;
+        ls.device = s.row.device.device_name;
+        ls.software = s.row.device.software;
+        size_t upto = size_t(std::upper_bound(s.t_ns.begin(), s.t_ns.end(), t) - s.t_ns.begin());
+        ls.frames = upto;
+        st.frames_stored += upto;
+        bool ended = s.row.ended_ns && *s.row.ended_ns <= t;
+        if (ended) {
+            ls.state = std::string(store::to_string(s.row.end_reason == store::SessionEnd::running ? store::SessionEnd::ok
+                                                                                                  : s.row.end_reason));
+            st.frames_lost += uint64_t(s.row.frames_lost);
+        } else {
+            ls.state = upto > 0 ? "running" : "starting";
+            ++st.alive;
+        }
+        size_t from = size_t(std::lower_bound(s.t_ns.begin(), s.t_ns.end(), t - recent_span_ns) - s.t_ns.begin());
+        std::vector<FrameRecord> recent;
+        int64_t active_ns = 0;
+        for (size_t i = from; i < upto; ++i) {
+            FrameRecord f;
+            f.seq = i;
+            f.t_begin_ns = s.t_ns[i];
+            f.interval_ns = std::isnan(s.interval_ms[i]) ? -1 : int64_t(double(s.interval_ms[i]) * 1e6);
+            if (f.interval_ns > 0) active_ns += f.interval_ns;
+            recent.push_back(f);
+        }
+        if (recent.empty() || ended) {
+            ls.fps = ls.p95_ms = nan;
+            ls.sla_ok = true;
+        } else {
+            auto sum = stats::summarize(recent, double(active_ns) * 1e-9);
+            ls.fps = sum.fps;
+            ls.p95_ms = sum.p95_ms;
+            ls.sla_ok = sla_violations(sum, s.sla).empty();
+        }
+        ls.cpu_pct = ended ? nan : at_or_before(s.cpu, t, 3'000'000'000);
+        double rss = at_or_before(s.rss, t, 3'000'000'000);
+        ls.rss_bytes = std::isnan(rss) || ended ? 0 : uint64_t(rss);
+        ls.gpu_share_pct = ended ? nan : at_or_before(s.gpu_share, t, 3'000'000'000);
+        ls.gpu_share_source = s.gpu_share_source;
+        st.sessions.push_back(std::move(ls));
+    }
+    return st;
+}
+
+void DbSource::select_session(std::optional<uint32_t> id) {
+    if (id == selected_) return;
+    selected_ = id;
+    rebuild();
+}
+
+void DbSource::set_time(double t_s) {
+    t_s = std::clamp(t_s, 0.0, t_end_s_);
+    if (t_s == t_now_s_) return;
+    t_now_s_ = t_s;
+    rebuild();
+}
+
+void DbSource::rebuild() {
+    auto d = std::make_shared<MonitorData>();
+    d->state = state_at(t_now_s_);
+    d->history = history_;
+    for (const auto& s : steps_) {
+        StepBand b;
+        b.step = s.idx + 1;
+        b.sessions = s.sessions;
+        b.t0_s = double(s.started_ns - origin_ns_) * 1e-9;
+        b.t1_s = s.ended_ns ? double(*s.ended_ns - origin_ns_) * 1e-9 : t_end_s_;
+        if (s.window_start_ns) b.window_t0_s = double(*s.window_start_ns - origin_ns_) * 1e-9;
+        if (s.window_end_ns) b.window_t1_s = double(*s.window_end_ns - origin_ns_) * 1e-9;
+        b.verdict = s.verdict;
+        d->bands.push_back(b);
+    }
+    for (const auto& e : events_)
+        if (e.t_s <= t_now_s_ + 1e-9) d->events.push_back(e);
+    if (selected_) {
+        auto it = series_.find(*selected_);
+        if (it == series_.end())
+            for (const auto& s : sessions_)
+                if (uint32_t(s.row.id) == *selected_) {
+                    auto fs = std::make_shared<FrameSeries>();
+                    fs->session = *selected_;
+                    fs->t_s.reserve(s.t_ns.size());
+                    for (int64_t x : s.t_ns) fs->t_s.push_back(double(x - origin_ns_) * 1e-9);
+                    fs->interval_ms = s.interval_ms;
+                    it = series_.emplace(*selected_, std::move(fs)).first;
+                }
+        if (it != series_.end()) d->frames = it->second;
+    }
+    d->link = Link::file;
+    d->source = path_;
+    d->link_note = "run " + status_end_;
+    d->t_now_s = t_now_s_;
+    d->t_end_s = t_end_s_;
+    d->sla_p95_ms = sla_p95_ms_;
+    d->version = ++version_;
+    snap_ = std::move(d);
+}
+
+}  // namespace seatmark::monitor

@@ -1,0 +1,155 @@
+// The session grid: one tile per session, coloured by state and SLA, with its FPS;
+// hover for details, click to show its frame intervals.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "monitor/views.h"
+
+namespace seatmark::monitor {
+
+ImU32 session_colour(const orchestrator::LiveSession& s) {
+    if (is_failure_state(s.state)) return colour::tile_failed;
+    if (s.state == "starting") return colour::tile_starting;
+    if (s.state == "stopping") return colour::tile_stopping;
+    if (s.state != "running") return colour::tile_ended;  // ended cleanly
+    return s.sla_ok ? colour::tile_ok : colour::tile_sla;
+}
+
+namespace {
+
+void legend_item(ImDrawList* dl, ImVec2& at, ImU32 c, const char* text, ImFont* font) {
+    dl->AddRectFilled(ImVec2(at.x, at.y + 3), ImVec2(at.x + 10, at.y + 13), c, 2);
+    dl->AddText(font, font->FontSize, ImVec2(at.x + 14, at.y), colour::text_dim, text);
+    at.x += 14 + font->CalcTextSizeA(font->FontSize, 1e9f, 0, text).x + 12;
+}
+
+void tooltip(const orchestrator::LiveSession& s) {
+    ImGui::BeginTooltip();
+    ImGui::Text("session %u  ·  %s", s.id, s.profile.c_str());
+    ImGui::Separator();
+    ImGui::Text("state      %s%s", s.state.c_str(), s.state == "running" ? (s.sla_ok ? ", meets SLA" : ", BREAKS SLA") : "");
+    if (std::isfinite(s.fps)) ImGui::Text("FPS        %.1f (last 3 s)", s.fps);
+    if (std::isfinite(s.p95_ms)) ImGui::Text("p95        %.1f ms frame interval", s.p95_ms);
+    ImGui::Text("frames     %llu", static_cast<unsigned long long>(s.frames));
+    if (std::isfinite(s.cpu_pct)) ImGui::Text("CPU        %.0f %% of a core", s.cpu_pct);
+    if (s.rss_bytes) ImGui::Text("memory     %s", bytes_text(double(s.rss_bytes)).c_str());
+    if (std::isfinite(s.gpu_share_pct))
+        ImGui::Text("GPU share  %.1f %% (%s)", s.gpu_share_pct, s.gpu_share_source.c_str());
+    if (s.pid) ImGui::Text("pid        %lld", static_cast<long long>(s.pid));
+    if (!s.device.empty()) ImGui::Text("device     %s%s", s.device.c_str(), s.software ? " (software)" : "");
+    ImGui::TextDisabled("click: show its frame intervals");
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_sessions(UiState& ui, const MonitorData& d, ImVec2 size) {
+    const auto& sessions = d.state.sessions;
+    ImGui::BeginChild("sessions", size, true, ImGuiWindowFlags_NoScrollbar);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    uint32_t failed = 0, breaking = 0;
+    for (const auto& s : sessions) {
+        failed += is_failure_state(s.state);
+        breaking += s.state == "running" && !s.sla_ok;
+    }
+    ImGui::Text("Sessions");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%u alive of %zu started%s", d.state.alive, sessions.size(),
+                        failed ? (", " + std::to_string(failed) + " failed").c_str() : "");
+    if (breaking) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour::warn), "%u breaking SLA", breaking);
+    }
+    ImVec2 lg = ImGui::GetCursorScreenPos();
+    legend_item(dl, lg, colour::tile_ok, "meets SLA", ui.fonts.small);
+    legend_item(dl, lg, colour::tile_sla, "breaks SLA", ui.fonts.small);
+    legend_item(dl, lg, colour::tile_starting, "starting", ui.fonts.small);
+    legend_item(dl, lg, colour::tile_ended, "ended", ui.fonts.small);
+    legend_item(dl, lg, colour::tile_failed, "failed", ui.fonts.small);
+    ImGui::Dummy(ImVec2(0, 18));
+
+    // The largest tiles (down to 24 px wide) that let every session fit; scroll beyond that.
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0, 0, 0, 0));  // the panel behind shows through
+    ImGui::BeginChild("tiles", ImVec2(0, 0), false);
+    ImGui::PopStyleColor();
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = 4;
+    float tw = 110;
+    for (; tw > 24; tw -= 2) {
+        float th = std::floor(tw * 0.62f);
+        int cols = std::max(1, int((avail.x + gap) / (tw + gap)));
+        int rows = int((sessions.size() + size_t(cols) - 1) / size_t(cols));
+        if (float(rows) * (th + gap) <= avail.y) break;
+    }
+    const float th = std::floor(tw * 0.62f);
+    const int cols = std::max(1, int((avail.x + gap) / (tw + gap)));
+    if (sessions.empty()) ImGui::TextDisabled(d.link == Link::connecting ? "waiting for the orchestrator..." : "no sessions yet");
+    auto shown = shown_session(ui, d);
+    dl = ImGui::GetWindowDrawList();
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    for (size_t i = 0; i < sessions.size(); ++i) {
+        const auto& s = sessions[i];
+        ImVec2 a(origin.x + float(i % size_t(cols)) * (tw + gap), origin.y + float(i / size_t(cols)) * (th + gap));
+        ImVec2 b(a.x + tw, a.y + th);
+        ImGui::SetCursorScreenPos(a);
+        ImGui::PushID(int(s.id));
+        if (ImGui::InvisibleButton("tile", ImVec2(tw, th))) ui.selected = s.id;
+        bool hover = ImGui::IsItemHovered();
+        ImGui::PopID();
+        ImU32 c = session_colour(s);
+        const float round = tw >= 60 ? 4.0f : 0.0f;  // rounded corners cost ~40 vertices a tile
+        dl->AddRectFilled(a, b, c, round);
+        // A bar along the bottom: FPS against 60.
+        if (s.state == "running" && std::isfinite(s.fps) && th >= 30) {
+            float f = std::clamp(float(s.fps / 60.0), 0.0f, 1.0f);
+            dl->AddRectFilled(ImVec2(a.x + 3, b.y - 4), ImVec2(a.x + 3 + (tw - 6) * f, b.y - 2),
+                              colour::rgba(255, 255, 255, 110), 1);
+        }
+        if (is_failure_state(s.state) && tw >= 40) {
+            dl->AddLine(ImVec2(b.x - 12, a.y + 4), ImVec2(b.x - 4, a.y + 12), colour::rgba(255, 255, 255, 200), 2);
+            dl->AddLine(ImVec2(b.x - 4, a.y + 4), ImVec2(b.x - 12, a.y + 12), colour::rgba(255, 255, 255, 200), 2);
+        }
+        ImU32 fg = s.state == "running" || is_failure_state(s.state) ? colour::rgba(255, 255, 255)
+                                                                      : colour::rgba(200, 204, 212);
+        char id[16], fps[32];
+        std::snprintf(id, sizeof id, "%u", s.id);
+        if (s.state == "running" && std::isfinite(s.fps))
+            std::snprintf(fps, sizeof fps, "%.0f", s.fps);
+        else if (s.state == "running" || s.state == "starting")
+            std::snprintf(fps, sizeof fps, "...");
+        else
+            std::snprintf(fps, sizeof fps, "%s", s.state.c_str());
+        ImFont* small = ui.fonts.small;
+        if (tw >= 50) {
+            dl->AddText(small, small->FontSize, ImVec2(a.x + 4, a.y + 2), colour::rgba(255, 255, 255, 170), id);
+            ImFont* big = tw >= 64 && std::isfinite(s.fps) && s.state == "running" ? ui.fonts.big : ui.fonts.body;
+            ImVec2 ts = big->CalcTextSizeA(big->FontSize, 1e9f, 0, fps);
+            if (ts.x > tw - 6) {
+                big = small;
+                ts = big->CalcTextSizeA(big->FontSize, 1e9f, 0, fps);
+            }
+            dl->PushClipRect(a, b, true);
+            dl->AddText(big, big->FontSize, ImVec2(a.x + (tw - ts.x) * 0.5f, b.y - ts.y - 5), fg, fps);
+            dl->PopClipRect();
+        } else {
+            ImVec2 ts = small->CalcTextSizeA(small->FontSize, 1e9f, 0, id);
+            dl->AddText(small, small->FontSize, ImVec2(a.x + (tw - ts.x) * 0.5f, a.y + (th - ts.y) * 0.5f), fg, id);
+        }
+        if (shown && *shown == s.id)
+            dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), colour::rgba(255, 255, 255), round + 1, 0, 2);
+        if (hover) {
+            dl->AddRect(a, b, colour::rgba(255, 255, 255, 140), round, 0, 1);
+            tooltip(s);
+        }
+    }
+    if (!sessions.empty()) {
+        size_t rows = (sessions.size() + size_t(cols) - 1) / size_t(cols);
+        ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + float(rows) * (th + gap)));
+        ImGui::Dummy(ImVec2(1, 1));
+    }
+    ImGui::EndChild();
+    ImGui::EndChild();
+}
+
+}  // namespace seatmark::monitor

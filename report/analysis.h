@@ -1,0 +1,166 @@
+#pragma once
+// The density analysis of one run database: every step re-judged from its frames with the
+// orchestrator's own judge (orchestrator/step_verdict.h), max density, the VSImax-style knee,
+// repeat-window confidence intervals, and the time lines the charts draw. Renderers
+// (html.h, markdown.h, data_export.h), check.h and compare.h read only this.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/sla.h"
+#include "common/store/records.h"
+#include "orchestrator/step_verdict.h"
+
+namespace seatmark::report {
+
+// A 95 % Student-t interval of a mean over n repeat windows (n >= 2); n < 2: not available.
+struct Interval {
+    int n = 0;
+    double mean = 0, lo = 0, hi = 0;
+    bool available() const { return n >= 2; }
+};
+
+struct WindowResult {
+    int repeat = 0;
+    int64_t start_ns = 0, end_ns = 0;
+    orchestrator::StepVerdict verdict;     // recomputed from this window's frames
+    std::optional<std::string> stored;     // the verdict the orchestrator stored ("pass"/"fail")
+    std::string stored_detail;
+};
+
+// Figures of one session in one step that come from the samplers, not the frames.
+struct SessionUse {
+    double cpu_pct = -1;        // mean process CPU % in the step's windows ('proc' cpu_pct); -1 none
+    double rss_max_bytes = -1;
+    double gpu_share_pct = -1;  // mean GPU share (gpu_share_pct: NVML, DRM or software CPU time); -1 none
+    std::string gpu_share_source;
+};
+
+struct StepResult {
+    int idx = 0;
+    uint32_t target = 0;
+    int64_t started_ns = 0;         // the step began
+    int64_t ended_ns = 0;           // its last window was judged (or ended)
+    int64_t measure_start_ns = 0;   // first window start
+    int64_t measure_end_ns = 0;     // last window end
+    bool measured = false;          // every stored window has a start and an end
+    std::vector<WindowResult> windows;
+    orchestrator::StepVerdict verdict;  // pooled over every window; pass folds in failed windows
+    std::optional<std::string> stored;  // the orchestrator's step verdict: "fail" if any window failed
+    bool agrees = true;                 // recomputed pass/fail equals the stored one (when stored)
+    std::map<uint32_t, SessionUse> use; // per session id
+    // Medians over sessions of per-session percentiles (the p95 one is verdict.p95_median_ms).
+    double p50_median_ms = 0, p99_median_ms = 0;
+    double latency_p95_median_ms = 0;
+    Interval fps_ci, p95_ci;        // over the windows' fps_median / p95_median_ms
+    double host_cpu_mean_pct = -1;  // host-wide 'proc' host_cpu_pct in the windows; -1 none
+    double host_cpu_max_pct = -1;
+    double gpu_util_mean_pct = -1;  // host-wide GPU utilisation (gpu_util_pct) in the windows; -1 none
+    std::string gpu_source;         // the sampler they came from ("nvml", "drm", ...)
+    double gpu_mem_peak_pct = -1;   // highest GPU memory use in the windows (the SLA's bound); -1 not sampled
+    double gpu_share_mean_pct = -1; // mean over sessions of their GPU share; -1 none
+    std::string gpu_share_source;
+    double mem_used_max_bytes = -1;
+    double session_cpu_mean_pct = -1;  // mean over sessions of their mean process CPU %
+};
+
+struct Knee {
+    bool has_baseline = false;
+    double baseline_ms = 0;    // p95 (median over sessions) of the first step
+    double margin_pct = 25;    // from the plan
+    double threshold_ms = 0;   // baseline x (1 + margin/100)
+    std::optional<size_t> step;  // index into RunAnalysis::steps of the first step above it
+};
+
+struct DeviceUse {
+    std::string device_name, device_type, driver_name, driver_info;
+    bool software = false;
+    int sessions = 0;
+};
+
+// Per-session time line of frame interval: p95 of the intervals of frames that began in each
+// time bin (NaN: no frame with an interval there: think pause, or not running).
+struct HeatRow {
+    uint32_t session_id = 0;
+    std::string profile;
+    int64_t started_ns = 0, ended_ns = 0;  // ended_ns: last frame or end when still running
+    std::vector<float> p95_ms;
+    std::string failure;  // end reason when it failed
+};
+
+struct Heatmap {
+    int64_t t0 = 0, bin_ns = 1;
+    std::vector<HeatRow> rows;
+    size_t bins() const { return rows.empty() ? 0 : rows.front().p95_ms.size(); }
+};
+
+struct SeriesPoint {
+    double t_s = 0;  // seconds since RunAnalysis::t0_ns
+    double v = 0;
+};
+
+struct Series {
+    std::string metric, source, label, unit;
+    std::vector<SeriesPoint> points;
+};
+
+// Something that went wrong, for the time lines: a failed session or a run-wide event.
+struct Mark {
+    double t_s = 0;
+    std::optional<uint32_t> session_id;
+    std::string kind;    // end reason (crash, hang, ...) or event kind (connection-rejected, run-abort)
+    std::string detail;
+};
+
+struct RunAnalysis {
+    std::string db_path;
+    store::RunRow run;
+    store::RunStatus status = store::RunStatus::running;  // effective: crashed when the writer died
+    std::string status_text;                              // "finished", "did not finish (crashed)", ...
+    bool finished() const { return status == store::RunStatus::finished; }
+    std::vector<store::HostRow> hosts;
+
+    std::string plan_name;
+    std::string plan_note;  // why the plan could only be read in part (""), see analyze()
+    Sla default_sla;
+    std::map<std::string, Sla> sla;  // per profile
+    double knee_margin_pct = 25;
+    std::vector<uint32_t> planned_steps;
+    uint32_t repeats = 1;
+    const Sla& sla_for(const std::string& profile) const;
+
+    std::vector<store::SessionRow> sessions;
+    std::vector<DeviceUse> devices;
+    bool any_software = false;
+    std::vector<StepResult> steps;
+    uint32_t max_density = 0;               // sessions; 0: no passing step
+    std::optional<size_t> max_density_step; // index into steps
+    Knee knee;
+    uint64_t frames = 0;
+
+    int64_t t0_ns = 0, t1_ns = 0;  // the time line: run start .. last thing recorded
+    Heatmap heat;
+    std::vector<Series> host_series;  // host CPU %, GPU utilisation % where sampled
+    std::vector<Mark> marks;          // failures and run-wide trouble, by time
+    double seconds(int64_t t_ns) const { return double(t_ns - t0_ns) * 1e-9; }
+};
+
+struct AnalyzeOptions {
+    int heat_bins = 240;
+    int threads = 0;  // 0: hardware concurrency, at most 4
+    // Progress while reading frames: (frames read, frames in the file). Called from the reader
+    // threads' coordinator, a few dozen times at most.
+    std::function<void(uint64_t, uint64_t)> progress;
+};
+
+// Reads and judges the run. Throws InputError for a file that is not a readable seatmark run
+// database (missing, foreign, truncated, damaged), naming the file.
+RunAnalysis analyze(const std::string& db_path, const AnalyzeOptions& options = {});
+
+// Whether a session end reason is a failure of the session (not ok, killed or running).
+bool is_failure(store::SessionEnd e);
+
+}  // namespace seatmark::report

@@ -1,0 +1,65 @@
+#include "report/markdown.h"
+
+#include "report/format.h"
+#include "report/html.h"
+#include "report/words.h"
+
+namespace seatmark::report {
+
+namespace {
+// Table cells may not hold a pipe or a line break.
+std::string cell(std::string s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n') out += ' ';
+        else out += c;
+    }
+    return out;
+}
+}  // namespace
+
+std::string render_markdown(const RunAnalysis& a) {
+    Headline hl = headline(a);
+    std::string m;
+    m += "# seatmark density report: " + (a.plan_name.empty() ? std::string("run") : a.plan_name) + " on " + a.run.host + "\n\n";
+    for (const auto& w : hl.warnings) m += "> **Warning:** " + w + "\n>\n";
+    if (!hl.warnings.empty()) m += "\n";
+    m += "**Max density: " + hl.density + "** per host.  \n";
+    m += "_" + hl.density_rule + "._\n\n";
+    m += "- **Service level:** " + hl.sla + "\n";
+    m += "- **Knee (VSImax-style):** " + hl.knee + "\n";
+    m += "- **Run:** " + hl.status + "; " + hl.measured + "; started " + utc_text(a.run.started_unix_ns) + "\n";
+    m += "- **Host:** " + hl.host + "\n";
+    for (const auto& d : hl.devices) m += "- **Device:** " + d + "\n";
+    m += "\n## Steps\n\n";
+    m += "| step | sessions | FPS median (min..max) | FPS 95 % CI | p50 / p95 / p99 ms | p95 worst ms | 1 % low worst | "
+         "latency p95 worst ms | stutter worst | dropped | failures | fairness | host CPU % | verdict |\n";
+    m += "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n";
+    for (const auto& s : a.steps) {
+        const auto& v = s.verdict;
+        m += "| " + std::to_string(s.idx + 1) + " | " + std::to_string(s.target) + " | ";
+        if (s.windows.empty()) {
+            m += "| | | | | | | | | | | not measured |\n";
+            continue;
+        }
+        m += num(v.fps_median) + " (" + num(v.fps_min) + ".." + num(v.fps_max) + ") | " + interval_text(s.fps_ci) + " | " +
+             num(s.p50_median_ms) + " / " + num(v.p95_median_ms) + " / " + num(s.p99_median_ms) + " | " +
+             num(v.p95_worst_ms) + " | " + num(v.low1_worst_fps) + " | " +
+             (v.latency_p95_worst_ms > 0 ? num(v.latency_p95_worst_ms) : "n/a") + " | " + pct(v.stutter_worst) + " | " +
+             std::to_string(v.dropped) + " | " + failures_text(v.failures_by_reason) + " | " + num(v.fairness, 3) + " | " +
+             opt_num(s.host_cpu_mean_pct, 0) + " | " + cell(verdict_text(s)) + " |\n";
+    }
+    if (!a.marks.empty()) {
+        m += "\n## Failures and run events\n\n";
+        for (const auto& mk : a.marks)
+            m += "- " + num(mk.t_s, 1) + " s: " + (mk.session_id ? "session " + std::to_string(*mk.session_id) + " " : "run ") +
+                 "**" + mk.kind + "**" + (mk.detail.empty() ? "" : ": " + cell(mk.detail)) + "\n";
+    }
+    m += "\n## Definitions\n\n";
+    for (const auto& d : definitions()) m += "- **" + d.name + "**: " + d.text + "\n";
+    m += "\nCharts: index.html. Data: steps.csv, sessions.csv, report.json. Database: " + a.db_path + "\n";
+    return m;
+}
+
+}  // namespace seatmark::report

@@ -1,0 +1,37 @@
+#pragma once
+// Named figures of a step (or of the run) that check and compare talk about, each with its
+// unit and definition, optionally restricted to the sessions of one profile.
+#include <optional>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/analysis.h"
+
+namespace seatmark::report {
+
+struct MetricInfo {
+    std::string_view name;  // as written in a references file: "p95_ms"
+    std::string_view unit;  // "ms", "FPS", "sessions", "%", "index"
+    std::string_view text;  // what it is
+    bool per_run = false;   // max_density: a property of the run, not of a step
+    bool higher_is_better = true;
+};
+
+const std::vector<MetricInfo>& metric_catalog();
+const MetricInfo* find_metric(std::string_view name);
+
+// The figures of step `s`, from the sessions of `profile` ("*": all of them), as judge_step
+// defines them for the whole step: medians over sessions, worst session for the SLA bounds.
+struct StepFigures {
+    size_t sessions = 0;  // judged sessions of that profile
+    double fps_median = NAN, p95_ms = NAN, p95_worst_ms = NAN, low1_fps = NAN, latency_p95_ms = NAN,
+           stutter_pct = NAN, failures = 0, fairness = NAN, host_cpu_pct = NAN, dropped = 0;
+};
+StepFigures step_figures(const StepResult& s, const std::string& profile = "*");
+
+// A metric's value for a step (nullptr: the run, for per-run metrics). NaN when it has none.
+double metric_value(const RunAnalysis& a, const StepResult* s, const std::string& profile, std::string_view metric);
+
+}  // namespace seatmark::report

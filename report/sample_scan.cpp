@@ -1,0 +1,52 @@
+#include "report/sample_scan.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "common/store/sqlite_handle.h"
+
+namespace seatmark::report {
+
+const MetricSeries* SampleSet::get(std::string_view metric, int key) const {
+    auto m = metrics.find(metric);
+    if (m == metrics.end()) return nullptr;
+    auto s = m->second.find(key);
+    return s == m->second.end() || s->second.points.empty() ? nullptr : &s->second;
+}
+
+SampleSet read_samples(const std::string& db_path, const std::function<bool(std::string_view)>& wanted) {
+    store::Db db(db_path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+    sqlite3_busy_timeout(db.get(), 5000);
+    db.exec("PRAGMA mmap_size = 17179869184", "reading samples");
+    // Raw statement: the metric name is looked at in place, not copied, on every row.
+    sqlite3_stmt* raw = nullptr;
+    int rc = sqlite3_prepare_v2(db.get(), "SELECT metric, session_id, t_ns, value, source FROM samples", -1, &raw, nullptr);
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
+    if (rc != SQLITE_OK) db.fail(rc, "reading samples");
+    SampleSet out;
+    // Which metrics were seen and whether they are wanted: one decision per distinct name.
+    std::map<std::string, std::map<int, MetricSeries>*, std::less<>> seen;
+    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+        std::string_view name(reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)),
+                              static_cast<size_t>(sqlite3_column_bytes(raw, 0)));
+        auto it = seen.find(name);
+        if (it == seen.end()) it = seen.emplace(std::string(name), wanted(name) ? &out.metrics[std::string(name)] : nullptr).first;
+        if (!it->second) continue;
+        const int id = sqlite3_column_type(raw, 1) == SQLITE_NULL ? host_wide : sqlite3_column_int(raw, 1);
+        MetricSeries& series = (*it->second)[id];
+        if (series.points.empty())
+            series.source.assign(reinterpret_cast<const char*>(sqlite3_column_text(raw, 4)),
+                                 static_cast<size_t>(sqlite3_column_bytes(raw, 4)));
+        series.points.push_back({sqlite3_column_int64(raw, 2), sqlite3_column_double(raw, 3)});
+    }
+    if (rc != SQLITE_DONE) db.fail(rc, "reading samples");
+    for (auto& [name, by_session] : out.metrics)
+        for (auto& [id, series] : by_session) {
+            auto by_time = [](const MetricPoint& a, const MetricPoint& b) { return a.t_ns < b.t_ns; };
+            if (!std::is_sorted(series.points.begin(), series.points.end(), by_time))
+                std::stable_sort(series.points.begin(), series.points.end(), by_time);
+        }
+    return out;
+}
+
+}  // namespace seatmark::report

@@ -1,0 +1,64 @@
+#include "report/stored_plan.h"
+
+#include <toml++/toml.h>
+
+#include "common/errors.h"
+#include "orchestrator/plan.h"
+
+namespace seatmark::report {
+
+namespace {
+
+// Reads the SLA straight from the TOML when the plan as a whole cannot be parsed here
+// (for example a profile file that exists only on the host that ran it).
+void read_leniently(StoredPlan& a, const std::string& text) {
+    toml::table doc;
+    try {
+        doc = toml::parse(std::string_view(text), std::string_view("plan"));
+    } catch (const toml::parse_error&) {
+        a.note += "; it is not valid TOML either: the default SLA is shown";
+        return;
+    }
+    a.name = doc["name"].value_or(std::string());
+    a.knee_margin_pct = doc["run"]["knee_margin_pct"].value_or(a.knee_margin_pct);
+    if (auto* list = doc["steps"]["list"].as_array())
+        for (auto& el : *list)
+            if (auto v = el.value<int64_t>()) a.steps.push_back(static_cast<uint32_t>(*v));
+    a.repeats = static_cast<uint32_t>(doc["steps"]["repeats"].value_or(int64_t(1)));
+    auto read = [](const toml::table& t, Sla s) {
+        s.p95_interval_ms = t["p95_interval_ms"].value_or(s.p95_interval_ms);
+        s.low1_fps = t["low1_fps"].value_or(s.low1_fps);
+        s.latency_p95_ms = t["latency_p95_ms"].value_or(s.latency_p95_ms);
+        s.stutter_pct = t["stutter_pct"].value_or(s.stutter_pct);
+        s.failures = static_cast<uint32_t>(t["failures"].value_or(int64_t(s.failures)));
+        s.gpu_memory_pct = t["gpu_memory_pct"].value_or(s.gpu_memory_pct);
+        return s;
+    };
+    if (auto* sla = doc["sla"].as_table()) {
+        a.default_sla = read(*sla, a.default_sla);
+        for (auto& [k, v] : *sla)
+            if (auto* sub = v.as_table()) a.sla[std::string(k.str())] = read(*sub, a.default_sla);
+    }
+}
+
+}  // namespace
+
+StoredPlan read_stored_plan(const std::string& text, const std::string& db_path) {
+    StoredPlan a;
+    try {
+        orchestrator::Plan p = orchestrator::parse_plan(text, "plan stored in " + db_path);
+        a.name = p.name;
+        a.default_sla = p.default_sla;
+        a.sla = p.sla;
+        a.knee_margin_pct = p.knee_margin_pct;
+        a.steps = p.steps;
+        a.repeats = p.repeats;
+    } catch (const InputError& e) {
+        a.note = std::string("the stored plan could not be re-read in full (") + e.what() +
+                 "); its SLA and knee margin were read from the TOML directly";
+        read_leniently(a, text);
+    }
+    return a;
+}
+
+}  // namespace seatmark::report

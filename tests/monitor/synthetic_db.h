@@ -1,0 +1,97 @@
+#pragma once
+// A small finished run written straight through StoreWriter (no sessions run), for the
+// monitor's .db tests: step 1 with one healthy session, step 2 adds a slow session
+// (breaks its SLA) and one that crashes; the second step fails.
+#include <cmath>
+#include <string>
+
+#include "common/store/store_writer.h"
+
+namespace seatmark::test {
+
+constexpr int64_t synth_origin_ns = 1'000'000'000'000;
+constexpr int64_t synth_start_unix_ns = 1'700'000'000'000'000'000;
+
+inline int64_t synth_t(double s) { return synth_origin_ns + int64_t(s * 1e9); }
+
+inline void write_synthetic_db(const std::string& path) {
+    using namespace store;
+    auto w = StoreWriter::open(path);
+    RunInfo ri;
+    ri.plan_text =
+        "name = \"synthetic\"\n[run]\nstop = \"max\"\n[steps]\nlist = [1, 3]\nsettle = \"4s\"\nwindow = \"5s\"\n"
+        "[[mix]]\nprofile = \"ci-tiny\"\n[sla]\np95_interval_ms = 33.3\n";
+    ri.host = "testhost";
+    ri.tool_version = "test";
+    ri.started_unix_ns = synth_start_unix_ns;
+    ri.mono_origin_ns = synth_origin_ns;
+    w.begin_run(ri);
+    HostInfo h;
+    h.hostname = "testhost";
+    h.cpu_count = 2;
+    h.mem_total_bytes = 8LL << 30;
+    w.add_host(h);
+
+    auto session = [&](int id, double start, double end, double interval_ms, bool crash) {
+        SessionInfo si;
+        si.id = id;
+        si.profile = "ci-tiny";
+        si.pid = 1000 + id;
+        si.started_ns = synth_t(start);
+        si.device.device_name = "llvmpipe";
+        si.device.software = true;
+        w.add_session(si);
+        std::vector<FrameRecord> frames;
+        uint64_t seq = 0;
+        for (double t = start + 0.3; t < end; t += interval_ms * 1e-3, ++seq) {
+            FrameRecord f;
+            f.seq = seq;
+            f.t_begin_ns = synth_t(t);
+            f.cpu_ns = 1'000'000;
+            f.interval_ns = seq == 0 ? -1 : int64_t(interval_ms * 1e6);
+            if (seq % 200 == 100) f.interval_ns *= 4;  // a spike now and then
+            frames.push_back(f);
+        }
+        int64_t n = int64_t(frames.size());
+        w.add_frames(id, std::move(frames));
+        for (double t = start; t < end; t += 0.5) {
+            w.add_sample({synth_t(t), id, "proc", "cpu_pct", 40.0 + id * 10});
+            w.add_sample({synth_t(t), id, "proc", "rss_bytes", 100e6});
+        }
+        SessionResult r;
+        r.id = id;
+        r.ended_ns = synth_t(end);
+        r.reason = crash ? SessionEnd::crash : SessionEnd::ok;
+        if (crash) r.signal = 11;
+        r.frames_sent = n;
+        r.frames_received = n;
+        w.update_session_end(r);
+        w.add_event({synth_t(end), id, crash ? "session-crash" : "session-end", crash ? "signal 11" : "ok"});
+    };
+    auto step = [&](int idx, int target, double start, double ws, double we, bool pass) {
+        w.add_event({synth_t(start), std::nullopt, "step-begin", "step " + std::to_string(idx + 1)});
+        w.begin_step({idx, 0, target, synth_t(start)});
+        StepResult r;
+        r.idx = idx;
+        r.window_start_ns = synth_t(ws);
+        r.window_end_ns = synth_t(we);
+        r.ended_ns = synth_t(we + 0.5);
+        r.verdict = pass ? "pass" : "fail";
+        r.detail = pass ? "" : "session 1: p95 40.0 ms > 33.3 ms";
+        w.end_step(r);
+        w.add_event({synth_t(we + 0.5), std::nullopt, "step-verdict", pass ? "pass" : "fail: p95"});
+    };
+    step(0, 1, 0, 4, 9, true);
+    step(1, 3, 10, 14, 19.5, false);
+    session(0, 0, 20.5, 16.7, false);
+    session(1, 10, 20.5, 40, false);
+    session(2, 10, 15, 16.7, true);
+    for (double t = 0; t < 21; t += 0.5) {
+        w.add_sample({synth_t(t), std::nullopt, "proc", "host_cpu_pct", 30 + t * 2});
+        w.add_sample({synth_t(t), std::nullopt, "proc", "host_mem_used_bytes", 2e9});
+    }
+    w.end_run(RunStatus::finished, synth_start_unix_ns + int64_t(21e9));
+    w.finish();
+}
+
+}  // namespace seatmark::test

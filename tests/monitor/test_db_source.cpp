@@ -1,0 +1,101 @@
+// The monitor's .db source: the state at any moment of a finished run, rebuilt the
+// way the orchestrator computes it live.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "common/errors.h"
+#include "monitor/db_source.h"
+#include "tests/monitor/synthetic_db.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::monitor;
+using namespace seatmark::test;
+
+namespace {
+const orchestrator::LiveSession* find(const orchestrator::LiveState& s, uint32_t id) {
+    for (const auto& x : s.sessions)
+        if (x.id == id) return &x;
+    return nullptr;
+}
+}  // namespace
+
+TEST_CASE("a finished run, moment by moment") {
+    TempDir dir;
+    write_synthetic_db(dir.file("run.db"));
+    DbSource src(dir.file("run.db"));
+    CHECK(src.run_seconds() == doctest::Approx(21).epsilon(0.01));
+    CHECK(src.has_time_slider());
+
+    auto s = src.state_at(8);
+    CHECK(s.plan == "synthetic");
+    CHECK(s.status == "running");
+    CHECK(s.step == 1);
+    CHECK(s.steps == 2);
+    CHECK(s.target == 1);
+    CHECK(s.phase == "measuring");
+    REQUIRE(s.sessions.size() == 1);
+    CHECK(s.sessions[0].state == "running");
+    CHECK(s.sessions[0].fps == doctest::Approx(1000 / 16.7).epsilon(0.05));
+    CHECK(s.sessions[0].sla_ok);
+    CHECK(s.sessions[0].cpu_pct == doctest::Approx(40));
+    CHECK(s.host_cpu_pct == doctest::Approx(46));
+    CHECK(s.finished_steps.empty());
+
+    s = src.state_at(17);
+    CHECK(s.step == 2);
+    CHECK(s.target == 3);
+    CHECK(s.alive == 2);
+    REQUIRE(s.sessions.size() == 3);
+    CHECK(find(s, 2)->state == "crash");
+    CHECK(find(s, 1)->state == "running");
+    CHECK_FALSE(find(s, 1)->sla_ok);  // 40 ms frames against a 33.3 ms p95 bound
+    CHECK(find(s, 1)->p95_ms == doctest::Approx(40).epsilon(0.01));
+    REQUIRE(s.finished_steps.size() == 1);
+    CHECK(s.finished_steps[0].pass);
+    CHECK(s.max_density_so_far == 1);
+    CHECK(s.finished_steps[0].fps_median == doctest::Approx(1000 / 16.7).epsilon(0.05));
+
+    s = src.state_at(src.run_seconds());
+    CHECK(s.status == "finished");
+    CHECK(s.alive == 0);
+    REQUIRE(s.finished_steps.size() == 2);
+    CHECK_FALSE(s.finished_steps[1].pass);
+    CHECK(s.max_density_so_far == 1);
+
+    // The snapshot: bands with verdicts, events so far, history, the selected session's frames.
+    auto d = src.snapshot();
+    CHECK(d->link == Link::file);
+    REQUIRE(d->bands.size() == 2);
+    CHECK(d->bands[0].verdict == 1);
+    CHECK(d->bands[1].verdict == 0);
+    CHECK(d->bands[1].window_t0_s == doctest::Approx(14));
+    CHECK(d->sla_p95_ms == doctest::Approx(33.3));
+    CHECK(d->history.size() > 15);
+    for (size_t i = 1; i < d->history.size(); ++i) CHECK(d->history[i].t_s > d->history[i - 1].t_s);
+    CHECK(d->t_now_s == doctest::Approx(19.25).epsilon(0.01));  // opens at the end of the last window
+    src.set_time(12);
+    d = src.snapshot();
+    CHECK(d->t_now_s == doctest::Approx(12));
+    for (const auto& e : d->events) CHECK(e.t_s <= 12.0001);
+    bool crash_seen = false;
+    src.set_time(21);
+    for (const auto& e : src.snapshot()->events) crash_seen = crash_seen || (e.kind == "session-crash" && e.bad);
+    CHECK(crash_seen);
+    CHECK_FALSE(src.snapshot()->frames);
+    src.select_session(1);
+    auto f = src.snapshot()->frames;
+    REQUIRE(f);
+    CHECK(f->session == 1);
+    CHECK(f->t_s.size() > 200);
+    CHECK(f->t_s.front() == doctest::Approx(10.3));
+    CHECK(std::isnan(f->interval_ms.front()));  // a stretch's first frame has no interval
+}
+
+TEST_CASE("a file that is not a run database is a clear error") {
+    TempDir dir;
+    write_file(dir.file("x.db"), "not sqlite at all, just text that is long enough to look like something");
+    CHECK_THROWS_AS(DbSource(dir.file("x.db")), InputError);
+    CHECK_THROWS_AS(DbSource(dir.file("missing.db")), InputError);
+}

@@ -1,0 +1,135 @@
+// The monitor's live source against a real LiveApi (HTTP on loopback) serving a
+// fake run: state, history, the selected session's frames, disconnects and a new run.
+#include <doctest/doctest.h>
+
+#include <utility>  // before Asio
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include <cmath>
+#include <thread>
+
+#include "common/clock.h"
+#include "monitor/live_source.h"
+#include "orchestrator/live_api.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::monitor;
+using namespace seatmark::orchestrator;
+using namespace seatmark::test;
+
+namespace {
+
+class FakeRun : public LiveSource {
+public:
+    explicit FakeRun(int64_t started_unix_ns) : started_(started_unix_ns), t0_(now_ns()) {}
+    LiveState live_state() override {
+        LiveState s;
+        s.plan = "fake";
+        s.status = "running";
+        s.started_unix_ns = started_;
+        s.elapsed_s = double(now_ns() - t0_) * 1e-9;
+        s.step = 1;
+        s.steps = 2;
+        s.target = 2;
+        s.alive = 2;
+        s.phase = "measuring";
+        s.host_cpu_pct = 50;
+        s.gpu_util_pct = s.gpu_mem_used_bytes = s.gpu_mem_total_bytes = NAN;
+        for (uint32_t i = 0; i < 2; ++i) {
+            LiveSession x;
+            x.id = i;
+            x.state = "running";
+            x.fps = 60;
+            x.p95_ms = 17;
+            s.sessions.push_back(x);
+        }
+        return s;
+    }
+    std::vector<LiveFrame> live_frames(uint32_t, uint64_t since, size_t max) override {
+        // 60 frames a second since the start.
+        uint64_t n = uint64_t(double(now_ns() - t0_) * 1e-9 * 60);
+        std::vector<LiveFrame> out;
+        for (uint64_t q = std::max(since, n > max ? n - max : 0); q < n; ++q)
+            out.push_back({q, t0_ + int64_t(q) * 16'666'667, 16.7});
+        return out;
+    }
+
+private:
+    int64_t started_, t0_;
+};
+
+struct Served {
+    Served(const std::string& listen, int64_t started, const std::string& token = "") : run(started) {
+        LiveApiOptions o;
+        o.listen = listen;
+        o.port_fallback = false;
+        o.token = token;
+        api = std::make_unique<LiveApi>(o);
+        api->started(io, run);
+        thread = std::thread([this] { io.run(); });
+    }
+    ~Served() {
+        boost::asio::post(io, [this] {
+            api->finished();
+            io.stop();
+        });
+        thread.join();
+    }
+    boost::asio::io_context io;
+    FakeRun run;
+    std::unique_ptr<LiveApi> api;
+    std::thread thread;
+};
+
+}  // namespace
+
+TEST_CASE("the live source follows a run, keeps the last state when it goes, and picks up the next") {
+    auto first = std::make_unique<Served>("127.0.0.1:0", 111);
+    const uint16_t port = first->api->port();
+    LiveSourceOptions o;
+    o.url = "http://127.0.0.1:" + std::to_string(port);
+    o.poll_s = 0.1;
+    LiveApiSource src(o);
+    src.select_session(1);
+    REQUIRE(wait_until(10, [&] {
+        auto d = src.snapshot();
+        return d->link == Link::live && d->frames && d->frames->t_s.size() > 10 && !d->history.empty();
+    }));
+    auto d = src.snapshot();
+    CHECK(d->state.plan == "fake");
+    CHECK(d->state.sessions.size() == 2);
+    CHECK(d->frames->session == 1);
+    CHECK(d->frames->interval_ms.back() == doctest::Approx(16.7f));
+    CHECK(d->frames->t_s.back() >= 0);  // on the run's time axis
+    CHECK(d->frames->t_s.back() < 5);
+    CHECK(d->source == o.url);
+
+    first.reset();  // the orchestrator goes away
+    REQUIRE(wait_until(10, [&] { return src.snapshot()->link == Link::lost; }));
+    d = src.snapshot();
+    CHECK(d->state.plan == "fake");  // the last state stays on screen
+    CHECK(d->link_note.find("retrying") != std::string::npos);
+
+    Served second("127.0.0.1:" + std::to_string(port), 222);  // a new run on the same port
+    REQUIRE(wait_until(10, [&] { return src.snapshot()->link == Link::live; }));
+    CHECK(src.snapshot()->state.started_unix_ns == 222);
+}
+
+TEST_CASE("the live source says when the API wants a token, and sends it") {
+    Served s("127.0.0.1:0", 1, "tok");
+    LiveSourceOptions o;
+    o.url = "127.0.0.1:" + std::to_string(s.api->port());
+    o.poll_s = 0.1;
+    {
+        LiveApiSource no_token(o);
+        REQUIRE(wait_until(10, [&] { return !no_token.snapshot()->link_note.empty(); }));
+        CHECK(no_token.snapshot()->link == Link::connecting);
+        CHECK(no_token.snapshot()->link_note.find("token") != std::string::npos);
+    }
+    o.token = "tok";
+    LiveApiSource with_token(o);
+    CHECK(wait_until(10, [&] { return with_token.snapshot()->link == Link::live; }));
+}

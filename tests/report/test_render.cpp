@@ -1,0 +1,48 @@
+// The renderers' small parts: axis ticks, the heat-map colour scale, escaping, wording.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "report/charts.h"
+#include "report/format.h"
+#include "report/svg.h"
+#include "report/write_report.h"
+
+using namespace seatmark;
+using namespace seatmark::report;
+
+TEST_CASE("nice axis ticks") {
+    CHECK(svg::nice_ticks(0, 47, 5) == std::vector<double>{0, 10, 20, 30, 40});
+    CHECK(svg::nice_top(47, 5) == 50);
+    CHECK(svg::nice_top(33.3 * 1.15, 6) == 40);
+    CHECK(svg::nice_ticks(0, 1, 4) == std::vector<double>{0, 0.25, 0.5, 0.75, 1});
+    CHECK(svg::tick_label(2.5) == "2.5");
+    CHECK(svg::tick_label(20) == "20");
+}
+
+TEST_CASE("heat-map colours: green below the SLA bound, yellow at it, red far above") {
+    const double sla = 33.3;
+    CHECK(heat_colour(5, sla) == "#006837");     // <= 0.25 x
+    CHECK(heat_colour(33.3, sla) == "#d9ef8b");  // <= 1.0 x: last colour still within the SLA
+    CHECK(heat_colour(34, sla) == "#fee08b");    // just above
+    CHECK(heat_colour(500, sla) == "#67001f");   // > 3 x
+}
+
+TEST_CASE("escaping and formatting") {
+    CHECK(html_escape("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    CHECK(csv_field("plain") == "plain");
+    CHECK(csv_field("a, \"b\"") == "\"a, \"\"b\"\"\"");
+    CHECK(num(NAN) == "n/a");
+    CHECK(opt_num(-1) == "n/a");
+    CHECK(pct(0.053) == "5.3 %");
+    CHECK(seconds_text(125) == "2 min 05 s");
+    Sla sla;
+    sla.failures = 1;
+    CHECK(sla_text(sla) ==
+          "p95 frame interval <= 33.3 ms, 1 % low >= 20 FPS, latency p95 <= 100 ms, stutter <= 5 %, at most 1 failed "
+          "session per step");
+    CHECK(failures_text({{"crash", 1}, {"hang", 2}}) == "1 crash, 2 hang");
+    CHECK(interval_text(Interval{1, 5, 5, 5}) == "n/a (1 window)");
+    CHECK(default_report_dir("runs/host42.db") == "runs/host42-report");
+    CHECK(default_report_dir("run.sqlite") == "run.sqlite-report");
+}
