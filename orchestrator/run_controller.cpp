@@ -135,6 +135,16 @@ private:
     void check_gpu_memory(StepVerdict& v, int64_t ws, int64_t we, bool record);
     std::vector<SessionWindow> windows(int64_t ws, int64_t we) const;
     uint32_t alive_count() const;
+    const char* phase_name() const {
+        switch (phase_) {
+            case Phase::starting: return "starting";
+            case Phase::settling: return "settling";
+            case Phase::measuring: return "measuring";
+            case Phase::stopping: return "stopping";
+            case Phase::done: return "done";
+        }
+        return "?";
+    }
 
     const Plan& plan_;
     RunOptions opts_;
@@ -716,10 +726,7 @@ void Controller::on_tick() {
         st.steps = plan_.steps.size();
         st.target = plan_.steps[step_];
         st.alive = alive_count();
-        st.phase = phase_ == Phase::starting    ? "starting"
-                   : phase_ == Phase::settling  ? "settling"
-                   : phase_ == Phase::measuring ? "measuring"
-                                                : "stopping";
+        st.phase = phase_name();
         st.phase_left_s = std::max(0.0, double(phase_end_ns_ - t) * 1e-9);
         std::vector<double> fps;
         for (auto& [id, s] : sessions_)
@@ -763,11 +770,7 @@ LiveState Controller::live_state() {
     st.steps = plan_.steps.size();
     st.target = plan_.steps[step_];
     st.alive = alive_count();
-    st.phase = phase_ == Phase::starting    ? "starting"
-               : phase_ == Phase::settling  ? "settling"
-               : phase_ == Phase::measuring ? "measuring"
-               : phase_ == Phase::stopping  ? "stopping"
-                                            : "done";
+    st.phase = phase_name();
     st.phase_left_s = std::max(0.0, double(phase_end_ns_ - t) * 1e-9);
     for (const auto& o : outcomes_) {
         if (!o.verdict.pass) break;
