@@ -227,9 +227,15 @@ TEST_CASE("--help of every command shows an example") {
     CHECK(top.exit_code == 0);
     CHECK(top.out.find("session") != std::string::npos);
     auto sess = run_process(seatmark_argv({"session", "--help"}), 30);
-    CHECK(sess.exit_code == 0);
-    CHECK(sess.out.find("Example") != std::string::npos);
     CHECK(sess.out.find("--workload") != std::string::npos);
+    for (const char* cmd : {"session", "run", "demo", "report", "check", "compare", "probe", "monitor"}) {
+        CAPTURE(cmd);
+        CHECK(top.out.find(cmd) != std::string::npos);
+        auto h = run_process(seatmark_argv({cmd, "--help"}), 30);
+        CHECK(h.exit_code == 0);
+        CHECK(h.out.find("Example") != std::string::npos);
+        CHECK(h.out.find(std::string("seatmark ") + cmd) != std::string::npos);  // the example runs this command
+    }
 }
 
 TEST_CASE("--list-workloads names every built-in profile") {
