@@ -15,6 +15,7 @@
 #include "report/words.h"
 #include "report/write_report.h"
 #include "monitor/monitor_cli.h"
+#include "stage/stage_cli.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     seatmark::orchestrator::add_probe_command(app, run);
     seatmark::report::add_report_commands(app, run);
     seatmark::monitor::add_monitor_command(app, run);
+    seatmark::stage::add_stage_command(app, run);
 
     try {
         app.parse(argc, argv);

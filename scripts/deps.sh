@@ -11,6 +11,7 @@ packages=(
   libboost1.81-dev libboost-filesystem1.81-dev libboost-json1.81-dev
   libimgui-dev libgl-dev libegl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0 fonts-dejavu-core
   xvfb xauth
+  libopenmpi-dev openmpi-bin
   chromium
 )
 

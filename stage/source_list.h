@@ -1,0 +1,24 @@
+#pragma once
+// What to stage: files, directory trees (nested) and manifests (one path a line), listed on the
+// reading rank only and broadcast as JSON. Throws InputError naming a missing or unreadable path.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace seatmark::stage {
+
+struct SourceFile {
+    std::string path;  // on the reading host
+    std::string rel;   // destination path relative to --dest
+    uint64_t size = 0;
+    uint32_t mode = 0;
+    int64_t mtime_s = 0, mtime_ns = 0;
+    uint64_t dev = 0, ino = 0;
+};
+
+std::vector<SourceFile> list_sources(const std::vector<std::string>& sources, const std::vector<std::string>& manifests);
+
+std::string to_json(const std::vector<SourceFile>& files);
+std::vector<SourceFile> from_json(const std::string& text);
+
+}  // namespace seatmark::stage

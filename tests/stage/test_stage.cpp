@@ -1,0 +1,243 @@
+// `seatmark stage` under a real mpirun with 2-3 ranks on this machine; {rank} in --dest makes every
+// rank its own host with its own destination.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+
+using namespace seatmark::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string mpirun_path() {
+    for (const char* p : {"/usr/bin/mpirun", "/usr/local/bin/mpirun"})
+        if (access(p, X_OK) == 0) return p;
+    return "mpirun";
+}
+
+const std::vector<std::string> mpi_env = {
+    "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "OMPI_MCA_btl_vader_single_copy_mechanism=none",
+    "OMPI_MCA_rmaps_base_oversubscribe=1", "OMPI_MCA_btl=self,vader"};
+
+ProcessResult stage(int ranks, std::vector<std::string> args) {
+    std::vector<std::string> argv = {mpirun_path(), "-np", std::to_string(ranks), "--oversubscribe"};
+    if (geteuid() == 0) argv.push_back("--allow-run-as-root");
+    argv.push_back(SEATMARK_BIN);
+    argv.push_back("stage");
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back("--quiet");
+    auto r = run_process(argv, 20, mpi_env);
+    REQUIRE_FALSE(r.timed_out);
+    return r;
+}
+
+std::string random_bytes(size_t n, unsigned seed) {
+    std::mt19937 g(seed);
+    std::string s(n, '\0');
+    for (auto& c : s) c = static_cast<char>(g());
+    return s;
+}
+
+uint64_t xxh3(const std::string& path) {
+    auto s = read_file(path);
+    return XXH3_64bits(s.data(), s.size());
+}
+
+struct stat stat_of(const std::string& p) {
+    struct stat st{};
+    REQUIRE(::stat(p.c_str(), &st) == 0);
+    return st;
+}
+
+void check_copy(const std::string& src, const std::string& dst) {
+    INFO(dst);
+    REQUIRE(fs::exists(dst));
+    auto a = stat_of(src), b = stat_of(dst);
+    CHECK(xxh3(src) == xxh3(dst));
+    CHECK((a.st_mode & 07777) == (b.st_mode & 07777));
+    CHECK(a.st_mtim.tv_sec == b.st_mtim.tv_sec);
+    CHECK(a.st_mtim.tv_nsec == b.st_mtim.tv_nsec);
+}
+
+bool no_temp_files(const std::string& dir) {
+    if (!fs::exists(dir)) return true;
+    for (auto& e : fs::recursive_directory_iterator(dir))
+        if (e.path().filename().string().find(".seatmark-stage.") != std::string::npos) return false;
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("a file staged to 3 ranks leaves three verified copies with mode and mtime") {
+    TempDir t;
+    write_file(t.file("asset.bin"), random_bytes(3 << 20, 1));
+    ::chmod(t.file("asset.bin").c_str(), 0640);
+    auto r = stage(3, {"--source", t.file("asset.bin"), "--dest", t.path + "/x/{rank}", "--post-verify", "--chunk", "256K",
+                       "--json", t.file("s.json")});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    for (int k = 0; k < 3; ++k) check_copy(t.file("asset.bin"), t.path + "/x/" + std::to_string(k) + "/asset.bin");
+    auto json = read_file(t.file("s.json"));
+    CHECK(json.find("\"copies_written\": 3") != std::string::npos);
+    CHECK(json.find("\"post_verify\"") != std::string::npos);
+    CHECK(no_temp_files(t.path + "/x"));
+}
+
+TEST_CASE("a nested directory tree is staged whole") {
+    TempDir t;
+    fs::create_directories(t.path + "/tree/a/b/c");
+    fs::create_directories(t.path + "/tree/empty_parent/d");
+    write_file(t.path + "/tree/top.txt", "top");
+    write_file(t.path + "/tree/a/one.bin", random_bytes(100000, 2));
+    write_file(t.path + "/tree/a/b/c/deep.bin", random_bytes(700000, 3));
+    write_file(t.path + "/tree/empty_parent/d/zero", "");
+    auto r = stage(2, {"--source", t.path + "/tree", "--dest", t.path + "/x/{rank}", "--chunk", "64K"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    for (int k = 0; k < 2; ++k)
+        for (auto rel : {"top.txt", "a/one.bin", "a/b/c/deep.bin", "empty_parent/d/zero"})
+            check_copy(t.path + "/tree/" + rel, t.path + "/x/" + std::to_string(k) + "/tree/" + rel);
+}
+
+TEST_CASE("a second run when every host holds the file rewrites nothing, in size and checksum mode") {
+    TempDir t;
+    write_file(t.file("f"), random_bytes(1 << 20, 4));
+    REQUIRE(stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"}).exit_code == 0);
+    auto before0 = stat_of(t.path + "/x/0/f"), before1 = stat_of(t.path + "/x/1/f");
+    for (std::string mode : {"size", "checksum"}) {
+        auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}", "--verify", mode, "--json", t.file("s.json")});
+        INFO(mode << r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK(read_file(t.file("s.json")).find("\"transferred_files\": 0") != std::string::npos);
+        auto a0 = stat_of(t.path + "/x/0/f"), a1 = stat_of(t.path + "/x/1/f");
+        CHECK(a0.st_ino == before0.st_ino);
+        CHECK(a1.st_ino == before1.st_ino);
+        CHECK(a0.st_ctim.tv_nsec == before0.st_ctim.tv_nsec);
+        CHECK(a1.st_ctim.tv_sec == before1.st_ctim.tv_sec);
+    }
+}
+
+TEST_CASE("a same-size file with other content is replaced in checksum mode, not in size mode") {
+    TempDir t;
+    write_file(t.file("f"), random_bytes(500000, 5));
+    REQUIRE(stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"}).exit_code == 0);
+    auto wrong = random_bytes(500000, 6);
+    write_file(t.path + "/x/1/f", wrong);
+    REQUIRE(stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}", "--verify", "size"}).exit_code == 0);
+    CHECK(read_file(t.path + "/x/1/f") == wrong);
+    auto ino0 = stat_of(t.path + "/x/0/f").st_ino;
+    auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}", "--verify", "checksum", "--post-verify"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    check_copy(t.file("f"), t.path + "/x/1/f");
+    CHECK(stat_of(t.path + "/x/0/f").st_ino == ino0);  // the good copy was left alone
+}
+
+TEST_CASE("a missing source stops every rank with exit 2 and the path") {
+    TempDir t;
+    auto r = stage(3, {"--source", t.file("no-such-asset"), "--dest", t.path + "/x/{rank}"});
+    CHECK(r.exit_code == 2);
+    std::string all = r.out + r.err;
+    size_t n = 0;
+    for (size_t p = 0; (p = all.find("no-such-asset: No such file", p)) != std::string::npos; ++p) ++n;
+    CHECK(n == 3);  // one message per rank: every rank stopped with the same input error
+    CHECK_FALSE(fs::exists(t.path + "/x"));
+}
+
+TEST_CASE("a destination not writable on one rank fails the run, names host and reason, others keep good copies") {
+    TempDir t;
+    write_file(t.file("f"), random_bytes(2 << 20, 7));
+    fs::create_directories(t.path + "/x");
+    write_file(t.path + "/x/1", "a regular file where rank 1 wants a directory");
+    auto r = stage(3, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"});
+    INFO(r.err);
+    CHECK(r.exit_code != 0);
+    char host[256] = {};
+    gethostname(host, sizeof host);
+    CHECK(r.err.find("rank 1") != std::string::npos);
+    CHECK(r.err.find(std::string("host ") + host) != std::string::npos);
+    CHECK(r.err.find("Not a directory") != std::string::npos);
+    check_copy(t.file("f"), t.path + "/x/0/f");
+    check_copy(t.file("f"), t.path + "/x/2/f");
+    CHECK(read_file(t.path + "/x/1") == "a regular file where rank 1 wants a directory");
+    CHECK(no_temp_files(t.path + "/x"));
+}
+
+TEST_CASE("a destination that is the source itself is left alone") {
+    TempDir t;
+    write_file(t.file("f"), random_bytes(300000, 8));
+    auto st = stat_of(t.file("f"));
+    auto r = stage(1, {"--source", t.file("f"), "--dest", t.path, "--verify", "checksum"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(stat_of(t.file("f")).st_ino == st.st_ino);
+}
+
+TEST_CASE("a full destination fails on that rank only, with no file under the final name") {
+    TempDir t;
+    fs::create_directories(t.path + "/x/0");
+    fs::create_directories(t.path + "/x/1");
+    auto m = run_process({"/bin/mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", t.path + "/x/1"}, 10);
+    if (m.exit_code != 0) {
+        MESSAGE("skipped: cannot mount a 1 MiB tmpfs here (" << m.err << ")");
+        return;
+    }
+    write_file(t.file("f"), random_bytes(3 << 20, 9));
+    auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"});
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.find("rank 1") != std::string::npos);
+    CHECK(r.err.find("space") != std::string::npos);
+    check_copy(t.file("f"), t.path + "/x/0/f");
+    CHECK_FALSE(fs::exists(t.path + "/x/1/f"));
+    CHECK(no_temp_files(t.path + "/x/1"));
+    run_process({"/bin/umount", t.path + "/x/1"}, 10);
+}
+
+TEST_CASE("without mpirun it stages locally as one process") {
+    TempDir t;
+    write_file(t.file("f"), random_bytes(200000, 10));
+    auto r = run_process(seatmark_argv({"stage", "--source", t.file("f"), "--dest", t.path + "/local/{host}", "--quiet"}), 20);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    char host[256] = {};
+    gethostname(host, sizeof host);
+    check_copy(t.file("f"), t.path + "/local/" + host + "/f");
+}
+
+TEST_CASE("several ranks on one host: one writer per host, the others wait") {
+    TempDir t;
+    write_file(t.file("f"), random_bytes(400000, 11));
+    auto r = stage(3, {"--source", t.file("f"), "--dest", t.path + "/shared", "--json", t.file("s.json")});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    check_copy(t.file("f"), t.path + "/shared/f");
+    auto json = read_file(t.file("s.json"));
+    CHECK(json.find("\"writers\": 1") != std::string::npos);
+    CHECK(json.find("\"hosts\": 1") != std::string::npos);
+    CHECK(json.find("\"copies_written\": 1") != std::string::npos);
+}
+
+TEST_CASE("a manifest lists the files to stage, and bad flags are input errors") {
+    TempDir t;
+    write_file(t.file("a"), "alpha");
+    write_file(t.file("b"), random_bytes(70000, 12));
+    write_file(t.file("list.txt"), "# assets\na\n\n" + t.file("b") + "\n");
+    auto r = stage(2, {"--manifest", t.file("list.txt"), "--dest", t.path + "/x/{rank}", "--post-verify"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    for (int k = 0; k < 2; ++k) {
+        check_copy(t.file("a"), t.path + "/x/" + std::to_string(k) + "/a");
+        check_copy(t.file("b"), t.path + "/x/" + std::to_string(k) + "/b");
+    }
+    auto bad = run_process(seatmark_argv({"stage", "--source", t.file("a"), "--dest", t.path + "/y", "--chunk", "12Q"}), 20);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("12Q") != std::string::npos);
+}
