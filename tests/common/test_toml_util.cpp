@@ -1,6 +1,8 @@
 // Strict TOML reading: every error names file:line:col and what was expected.
 #include <doctest/doctest.h>
 
+#include "tests/support/input_error.h"
+
 #include <string>
 
 #include "common/errors.h"
@@ -11,18 +13,8 @@ using namespace seatmark::toml_util;
 
 namespace {
 
-// The InputError message f throws, or "(no error)".
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
+using test::error_of;
 
 }  // namespace
 

@@ -2,6 +2,8 @@
 // naming the file, the line and what was expected.
 #include <doctest/doctest.h>
 
+#include "tests/support/input_error.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -19,17 +21,8 @@ using namespace seatmark::workloads;
 
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
+using test::error_of;
 
 // A valid [script] to append after the lines a case is about (so their line numbers stay put).
 const std::string valid_script = "[script]\n[[script.segment]]\nkind = \"orbit\"\nduration = \"1s\"\n";
