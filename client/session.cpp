@@ -108,6 +108,33 @@ double active_played(const workloads::Timeline& timeline, double played_s) {
     return a;
 }
 
+// A frame's record started now, and the oldest scripted input event it shows (-1: none),
+// from which its latency is measured when its fence signals.
+struct FrameStart {
+    FrameRecord record;
+    int64_t input_ns = -1;
+};
+
+// Starts a frame: its input event, its interval within the current stretch, its flags
+// and display mode. Shared by the Vulkan and the synthetic loops so both define a
+// frame the same way.
+FrameStart begin_record(InputClock& input, int64_t prev_begin, uint32_t stretch, DisplayMode mode,
+                        uint16_t extra_flags) {
+    FrameStart f;
+    FrameRecord& r = f.record;
+    r.t_begin_ns = now_ns();
+    f.input_ns = input.take(r.t_begin_ns);
+    r.flags = extra_flags;
+    if (f.input_ns >= 0) r.flags |= frame_flag_input;
+    if (prev_begin >= 0)
+        r.interval_ns = r.t_begin_ns - prev_begin;
+    else
+        r.flags |= frame_flag_stretch_start;
+    r.stretch = stretch;
+    r.mode = static_cast<uint16_t>(mode);
+    return f;
+}
+
 // Render loop progress for HEARTBEAT, and the end of the session once telemetry is lost.
 void tick(TelemetrySender* t) {
     if (!t) return;
@@ -153,18 +180,8 @@ SessionResult run_synthetic(const SessionOptions& opts, SessionResult result,
     };
     auto emit_frame = [&](InputClock& input, uint16_t extra_flags) {
         if (prev_begin >= 0) wait_until(prev_begin + period_ns);
-        FrameRecord r;
-        r.t_begin_ns = now_ns();
-        int64_t event = input.take(r.t_begin_ns);
-        r.flags = extra_flags;
-        if (event >= 0) r.flags |= frame_flag_input;
-        if (prev_begin >= 0)
-            r.interval_ns = r.t_begin_ns - prev_begin;
-        else
-            r.flags |= frame_flag_stretch_start;
-        r.stretch = stretch;
-        r.mode = static_cast<uint16_t>(ui.mode());
-        uint64_t seq = log.begin(r, event);
+        auto [r, input_ns] = begin_record(input, prev_begin, stretch, ui.mode(), extra_flags);
+        uint64_t seq = log.begin(r, input_ns);
         log.set_cpu(seq, synthetic_cpu_ns);
         log.complete(FrameDone{seq, r.t_begin_ns + synthetic_cpu_ns, -1});
         prev_begin = r.t_begin_ns;
@@ -310,18 +327,8 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
             closed = true;
             return;
         }
-        FrameRecord r;
-        r.t_begin_ns = now_ns();
-        int64_t event = input.take(r.t_begin_ns);
-        r.flags = extra_flags;
-        if (event >= 0) r.flags |= frame_flag_input;
-        if (prev_begin >= 0)
-            r.interval_ns = r.t_begin_ns - prev_begin;
-        else
-            r.flags |= frame_flag_stretch_start;
-        r.stretch = stretch;
-        r.mode = static_cast<uint16_t>(ui.mode());
-        uint64_t seq = log.begin(r, event);
+        auto [r, input_ns] = begin_record(input, prev_begin, stretch, ui.mode(), extra_flags);
+        uint64_t seq = log.begin(r, input_ns);
         renderer.submit(ui.params(aspect), seq);
         log.set_cpu(seq, now_ns() - r.t_begin_ns);
         prev_begin = r.t_begin_ns;
