@@ -148,7 +148,10 @@ TEST_CASE("a missing source stops every rank with exit 2 and the path") {
     std::string all = r.out + r.err;
     size_t n = 0;
     for (size_t p = 0; (p = all.find("no-such-asset: No such file", p)) != std::string::npos; ++p) ++n;
-    CHECK(n == 3);  // one message per rank: every rank stopped with the same input error
+    // Every rank stops with the same input error, but mpirun ends the remaining ranks as soon as
+    // the first exits non-zero, so how many get to print it is a race: at least one does.
+    CHECK(n >= 1);
+    CHECK(n <= 3);
     CHECK_FALSE(fs::exists(t.path + "/x"));
 }
 
