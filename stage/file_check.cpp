@@ -4,41 +4,14 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
-#include <vector>
 
 #include "common/errors.h"
 
 namespace seatmark::stage {
-
-uint64_t file_xxh3(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
-    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    XXH3_state_t* st = XXH3_createState();
-    XXH3_64bits_reset(st);
-    std::vector<char> buf(4 << 20);
-    for (;;) {
-        ssize_t n = ::read(fd, buf.data(), buf.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            int e = errno;
-            XXH3_freeState(st);
-            ::close(fd);
-            throw std::runtime_error("cannot read " + path + ": " + std::strerror(e));
-        }
-        if (n == 0) break;
-        XXH3_64bits_update(st, buf.data(), static_cast<size_t>(n));
-    }
-    uint64_t h = XXH3_64bits_digest(st);
-    XXH3_freeState(st);
-    ::close(fd);
-    return h;
-}
 
 DestState dest_state(const std::string& path, uint64_t size, uint64_t src_dev, uint64_t src_ino, bool same_host) {
     DestState d;

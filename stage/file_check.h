@@ -1,13 +1,12 @@
 #pragma once
-// Local file checks used by the pre-check and post-verify: XXH3 of a file (opened read-only),
-// whether a destination already holds a good copy, free space on a destination file system.
+// Local file checks used by the pre-check: whether a destination already holds a good copy, free
+// space on a destination file system, sizes on the command line. XXH3 of a file: common/file_hash.h.
 #include <cstdint>
 #include <string>
 
-namespace seatmark::stage {
+#include "common/file_hash.h"
 
-// XXH3-64 of a file; throws std::runtime_error naming the path and the reason.
-uint64_t file_xxh3(const std::string& path);
+namespace seatmark::stage {
 
 struct DestState {
     bool exists = false;

@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "stage/dest_file.h"
 #include "stage/file_check.h"
 #include "stage/mpi_env.h"
 #include "stage/source_list.h"
@@ -44,7 +47,9 @@ int run_stage(const StageOptions& opt) {
     if (opt.sources.empty() && opt.manifests.empty()) throw InputError("stage: give at least one --source or --manifest");
     TransferOptions topt;
     topt.chunk = parse_bytes(opt.chunk);
-    if (topt.chunk < 4096 || topt.chunk > (1u << 30)) throw InputError("--chunk must be between 4K and 1G");
+    if (topt.chunk < 4096 || topt.chunk > (1u << 30) || topt.chunk % 4096)
+        throw InputError("--chunk must be a multiple of 4K between 4K and 1G (got " + opt.chunk + ")");
+    topt.direct = !opt.buffered;
     topt.buffers = opt.buffers;
     topt.post_verify = opt.post_verify;
     const bool checksum = opt.verify == "checksum";
@@ -92,10 +97,12 @@ int run_stage(const StageOptions& opt) {
             error = e.what();
         }
     }
+    bool src_hashed = false;
     if (checksum) {
         if (mpi.rank == 0)
             try {
                 for (size_t i = 0; i < nf; ++i) src_hash[i] = file_xxh3(files[i].path);
+                src_hashed = true;
             } catch (const std::exception& e) {
                 error = e.what();  // reported below; the transfer then fails on the reading rank too
             }
@@ -103,9 +110,14 @@ int run_stage(const StageOptions& opt) {
         for (size_t i = 0; i < nf; ++i)
             if (writer && size_ok[i] && dst_hash[i] != src_hash[i]) need[i] = 1;
     }
-    // Directories and free space, only where something is missing.
+    // Directories and free space, only where something is missing; first the temporary files a
+    // killed run left behind (they hold space and are never under a final name).
+    int stale = 0;
     if (writer && error.empty()) {
         try {
+            std::set<std::string> dirs;
+            for (auto& f : files) dirs.insert(std::filesystem::path(dest_of(f)).parent_path().string());
+            for (auto& d : dirs) stale += remove_stale_temps(d);
             uint64_t bytes = 0;
             for (size_t i = 0; i < nf; ++i) {
                 if (!need[i]) continue;
@@ -133,7 +145,8 @@ int run_stage(const StageOptions& opt) {
     // 4. Transfer what any host lacks, only to those hosts.
     Progress progress;
     progress.enabled = mpi.rank == 0 && !opt.quiet;
-    uint64_t sent_bytes = 0, sent_files = 0, copies = 0;
+    uint64_t sent_bytes = 0, sent_files = 0, copies = 0;  // copies: needed by some writer
+    unsigned long long written = 0;                        // by this rank, committed under the final name
     std::vector<unsigned char> any_need(nf, 0);
     for (size_t i = 0; i < nf; ++i) {
         for (int r = 0; r < mpi.size; ++r) {
@@ -147,6 +160,11 @@ int run_stage(const StageOptions& opt) {
     auto tt = Clock::now();
     progress.start = tt;
     double fsync_s = 0, verify_s = 0;
+    // XXH3 of each source where this run computed it (checksum pre-check, or read whole while sent),
+    // listed in the JSON summary: it is what run.assets takes to have `seatmark run` check a copy.
+    std::vector<std::optional<uint64_t>> known_hash(nf);
+    if (src_hashed)
+        for (size_t i = 0; i < nf; ++i) known_hash[i] = src_hash[i];
     for (size_t i = 0; i < nf; ++i) {
         if (!any_need[i]) continue;
         MPI_Comm comm;
@@ -155,9 +173,11 @@ int run_stage(const StageOptions& opt) {
             auto r = transfer_file(comm, files[i], need[i] ? dest_of(files[i]) : std::string(), topt,
                                    [&](uint64_t b) { progress.update(b); });
             MPI_Comm_free(&comm);
+            if (r.source_xxh3) known_hash[i] = *r.source_xxh3;
             fsync_s += r.fsync_s;
             verify_s += r.verify_s;
             if (!r.ok && error.empty()) error = files[i].rel + ": " + r.error;
+            if (r.ok && need[i]) ++written;
         }
         progress.before += files[i].size;
         sent_bytes += files[i].size;
@@ -173,6 +193,10 @@ int run_stage(const StageOptions& opt) {
                  t_verify = mpi.max(verify_s), t_total = mpi.max(since(t0));
     int hosts = 0, local0 = mpi.local_rank == 0 ? 1 : 0;
     MPI_Allreduce(&local0, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    unsigned long long written_all = 0;
+    MPI_Allreduce(&written, &written_all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    int stale_all = 0;
+    MPI_Allreduce(&stale, &stale_all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     int writers = 0, w = writer ? 1 : 0;
     MPI_Allreduce(&w, &writers, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 
@@ -184,17 +208,27 @@ int run_stage(const StageOptions& opt) {
                             {"writers", writers},    {"files", nf},             {"bytes", total_bytes},
                             {"verify", opt.verify},  {"post_verify", opt.post_verify},
                             {"transferred_files", sent_files}, {"transferred_bytes", sent_bytes},
-                            {"copies_written", copies}, {"mb_per_s", mbps},
+                            {"copies_needed", copies}, {"copies_written", written_all}, {"mb_per_s", mbps},
+                            {"stale_temps_removed", stale_all},
                             {"timings_s", {{"precheck", t_pre}, {"transfer", t_xfer}, {"fsync", t_fsync},
                                            {"post_verify", t_verify}, {"total", t_total}}},
                             {"failures", nlohmann::json::array()}};
         for (auto& s : failures)
             if (!s.empty()) j["failures"].push_back(s);
+        j["files"] = nlohmann::json::array();
+        for (size_t i = 0; i < nf; ++i) {
+            nlohmann::json fj = {{"path", files[i].rel}, {"size", files[i].size}};
+            if (known_hash[i]) fj["xxh3"] = xxh3_hex(*known_hash[i]);
+            j["files"].push_back(fj);
+        }
         if (!opt.quiet) {
-            std::printf("staged %zu files (%.1f MiB) to %d writers on %d hosts: %llu files (%.1f MiB) sent, %llu copies written\n",
+            std::printf("%s %zu files (%.1f MiB) to %d writers on %d hosts: %llu files (%.1f MiB) sent, %llu of %llu copies written\n",
+                        failed ? "FAILED staging" : "staged",
                         nf, static_cast<double>(total_bytes) / 1048576.0, writers, hosts,
                         static_cast<unsigned long long>(sent_files), static_cast<double>(sent_bytes) / 1048576.0,
-                        static_cast<unsigned long long>(copies));
+                        written_all, static_cast<unsigned long long>(copies));
+            if (stale_all)
+                std::printf("removed %d temporary file(s) left by an earlier, interrupted stage\n", stale_all);
             std::printf("%-12s %10s\n", "phase", "seconds");
             std::printf("%-12s %10.3f\n%-12s %10.3f  (%.0f MB/s)\n%-12s %10.3f\n%-12s %10.3f\n%-12s %10.3f\n", "pre-check", t_pre,
                         "transfer", t_xfer, mbps, "fsync", t_fsync, "post-verify", t_verify, "total", t_total);

@@ -11,6 +11,7 @@ struct StageOptions {
     std::string dest;               // may hold {host} and {rank}
     std::string verify = "size";    // size | checksum
     bool post_verify = false;
+    bool buffered = false;          // page-cache writes instead of O_DIRECT
     std::string chunk = "16M";
     int buffers = 3;
     std::string json_path;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "stage/source_list.h"
@@ -19,12 +20,14 @@ struct TransferOptions {
     size_t chunk = 16u << 20;
     int buffers = 3;
     bool post_verify = false;
+    bool direct = true;  // O_DIRECT writes where the file system takes them
 };
 
 struct TransferResult {
     bool ok = true;           // this rank's copy (if it writes one) is in place
     std::string error;        // why not
     double fsync_s = 0, verify_s = 0;
+    std::optional<uint64_t> source_xxh3;  // of the bytes broadcast, when the source was read whole
 };
 
 // Collective over comm; its rank 0 reads the source. dest is empty on ranks that only relay.
