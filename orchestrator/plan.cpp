@@ -3,9 +3,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "common/errors.h"
+#include "common/file_hash.h"
 #include "common/toml_util.h"
 #include "workloads/profile.h"
 
@@ -68,6 +70,31 @@ std::string read_text(const std::string& path) {
     return ss.str();
 }
 
+AssetSpec read_asset(const toml::node& el, const std::string& source, size_t i) {
+    AssetSpec a;
+    a.where = toml_util::where(source, el.source());
+    const std::string key = "run.assets[" + std::to_string(i) + "]";
+    if (auto s = el.value<std::string>()) {
+        a.path = *s;
+    } else if (const auto* tbl = el.as_table()) {
+        TableReader t(*tbl, source, key);
+        a.path = t.required_string("path");
+        if (auto size = t.integer("size", toml_util::IntRange{0, std::numeric_limits<int64_t>::max()}))
+            a.size = static_cast<uint64_t>(*size);
+        if (t.has("xxh3")) {
+            auto hex = t.string("xxh3");
+            a.xxh3 = hex ? parse_xxh3_hex(*hex) : std::nullopt;
+            if (!a.xxh3) t.fail("xxh3", "16 hex digits (the XXH3-64 that `seatmark stage --json` lists)");
+        }
+        t.finish();
+    } else {
+        throw InputError(a.where + "key '" + key + "': expected a file path or a { path, size, xxh3 } table, got " +
+                         toml_util::describe(el));
+    }
+    if (a.path.empty()) throw InputError(a.where + "key '" + key + "': expected a file path, got an empty string");
+    return a;
+}
+
 }  // namespace
 
 const Sla& Plan::sla_for(const std::string& profile) const {
@@ -112,14 +139,8 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
         p.knee_margin_pct = run->number("knee_margin_pct", Range::above(0)).value_or(p.knee_margin_pct);
         if (const toml::node* assets = run->node("assets")) {
             const auto* arr = assets->as_array();
-            if (!arr) run->fail("assets", "an array of file paths");
-            for (const auto& el : *arr) {
-                auto s = el.value<std::string>();
-                if (!s || s->empty())
-                    throw InputError(toml_util::where(source, el.source()) +
-                                     "key 'run.assets': expected file paths as strings, got " + toml_util::describe(el));
-                p.assets.push_back(*s);
-            }
+            if (!arr) run->fail("assets", "an array of file paths or { path, size, xxh3 } tables");
+            for (size_t i = 0; i < arr->size(); ++i) p.assets.push_back(read_asset((*arr)[i], source, i));
         }
         run->finish();
     }

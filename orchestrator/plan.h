@@ -4,6 +4,7 @@
 // commented example in workloads/plans/example.toml.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,16 @@ struct MixEntry {
 };
 
 enum class StopRule { first_failure, max };
+
+// A workload asset the run needs on this host (staged with `seatmark stage`): a path, and
+// optionally the size and XXH3-64 it must have. run.assets entries are "path" or
+// { path = "...", size = 123, xxh3 = "0123456789abcdef" }.
+struct AssetSpec {
+    std::string path;
+    std::optional<uint64_t> size;
+    std::optional<uint64_t> xxh3;
+    std::string where;  // "plan.toml:LINE:COL: " of the entry, for messages
+};
 
 struct Plan {
     std::string name;
@@ -37,7 +48,7 @@ struct Plan {
     std::vector<MixEntry> mix;
     Sla default_sla;
     std::map<std::string, Sla> sla;  // per profile name; default_sla otherwise
-    std::vector<std::string> assets; // files that must exist before any session starts (staged assets)
+    std::vector<AssetSpec> assets;   // files that must be present and valid before any session starts
 
     const Sla& sla_for(const std::string& profile) const;
     // Profile of the n-th session (0-based) under the mix's weights.

@@ -25,6 +25,7 @@
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "common/store/store_writer.h"
+#include "orchestrator/asset_check.h"
 #include "orchestrator/gpu_telemetry.h"
 #include "orchestrator/linux_proc.h"
 #include "orchestrator/run_output.h"
@@ -179,10 +180,7 @@ private:
 };
 
 RunOutcome Controller::run() {
-    for (const auto& a : plan_.assets)
-        if (!std::filesystem::exists(a))
-            throw InputError(plan_.source + ": asset " + a +
-                             " is missing on this host; stage it first (seatmark stage) or fix run.assets");
+    verify_assets(plan_);
     open_store();
     start_server();
     open_gpu();

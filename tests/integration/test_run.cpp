@@ -14,6 +14,9 @@
 #include <string>
 #include <thread>
 
+#include <xxhash.h>
+
+#include "common/file_hash.h"
 #include "common/store/store_reader.h"
 #include "tests/support/process.h"
 
@@ -72,7 +75,12 @@ bool send_raw(const std::string& path, const std::string& bytes) {
 
 TEST_CASE("a two-step run records every frame each session sent") {
     TempDir dir;
-    write_file(dir.file("plan.toml"), plan("1, 2"));
+    // A valid staged asset (right size and XXH3) lets the run start.
+    const std::string asset = "staged mesh bytes";
+    write_file(dir.file("asset.bin"), asset);
+    write_file(dir.file("plan.toml"), plan("1, 2", "assets = [{ path = \"" + dir.file("asset.bin") + "\", size = " +
+                                                       std::to_string(asset.size()) + ", xxh3 = \"" +
+                                                       xxh3_hex(XXH3_64bits(asset.data(), asset.size())) + "\" }]\n"));
     auto r = run_process(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--json"}), 240);
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
@@ -268,4 +276,28 @@ TEST_CASE("a bad plan or an existing database stops before anything starts") {
     auto a = run_process(seatmark_argv({"run", dir.file("assets.toml"), "--db", dir.file("a.db")}), 30);
     CHECK(a.exit_code == 2);
     CHECK(a.err.find("/nonexistent/asset.bin") != std::string::npos);
+    CHECK(a.err.find("assets.toml:") != std::string::npos);
+    CHECK(!std::filesystem::exists(dir.file("a.db")));
+}
+
+TEST_CASE("a plan's assets must be valid: a stale size or other content stops the run before any session") {
+    TempDir dir;
+    write_file(dir.file("asset.bin"), "the staged content");
+    const std::string good = "0123456789abcdef";  // not its hash
+    struct Case {
+        std::string entry, expect;
+    };
+    const std::string path = dir.file("asset.bin");
+    for (const Case& c : {Case{"{ path = \"" + path + "\", size = 99 }", "is 18 bytes, the plan says 99"},
+                          Case{"{ path = \"" + path + "\", xxh3 = \"" + good + "\" }", "the plan says 0123456789abcdef"},
+                          Case{"\"" + dir.path + "\"", "not a regular file"}}) {
+        CAPTURE(c.entry);
+        write_file(dir.file("p.toml"), plan("1", "assets = [" + c.entry + "]\n"));
+        auto r = run_process(seatmark_argv({"run", dir.file("p.toml"), "--db", dir.file("a.db")}), 30);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find(c.expect) != std::string::npos);
+        CHECK(r.err.find("p.toml:5") != std::string::npos);
+        CHECK(r.err.find("seatmark stage") != std::string::npos);
+        CHECK(!std::filesystem::exists(dir.file("a.db")));
+    }
 }

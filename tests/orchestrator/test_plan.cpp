@@ -68,6 +68,15 @@ TEST_CASE("malformed plans are rejected with file:line and what was expected") {
         {"name = \"x\"\n[steps]\nlist = [1]\nstart = 1\n" + good_tail, "plan.toml:3", "not both"},
         {"name = \"x\"\n[run]\nheartbeat_timeout = \"0s\"\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3",
          "heartbeat_timeout"},
+        {"name = \"x\"\n[run]\nassets = [\"a\", 3]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3", "run.assets[1]"},
+        {"name = \"x\"\n[run]\nassets = [{ path = \"a\", xxh3 = \"12\" }]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3",
+         "16 hex digits"},
+        {"name = \"x\"\n[run]\nassets = [{ path = \"a\", size = -1 }]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3",
+         "run.assets[0].size"},
+        {"name = \"x\"\n[run]\nassets = [{ size = 4 }]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3", "path"},
+        {"name = \"x\"\n[run]\nassets = [{ path = \"a\", sha = \"x\" }]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3",
+         "unknown key"},
+        {"name = \"x\"\n[run]\nassets = \"a\"\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3", "array"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.text);
@@ -81,6 +90,20 @@ TEST_CASE("malformed plans are rejected with file:line and what was expected") {
             CHECK(msg.find(c.expect_text) != std::string::npos);
         }
     }
+}
+
+TEST_CASE("run.assets takes paths and { path, size, xxh3 } tables") {
+    Plan p = parse_plan("name = \"x\"\n[run]\nassets = [\"/a/b\", { path = \"/c\", size = 12, xxh3 = \"00ff00FF12345678\" }]\n"
+                        "[steps]\nlist = [1]\n[[mix]]\nprofile = \"ci-tiny\"\n",
+                        "p.toml");
+    REQUIRE(p.assets.size() == 2);
+    CHECK(p.assets[0].path == "/a/b");
+    CHECK_FALSE(p.assets[0].size);
+    CHECK_FALSE(p.assets[0].xxh3);
+    CHECK(p.assets[1].path == "/c");
+    CHECK(p.assets[1].size == 12u);
+    CHECK(p.assets[1].xxh3 == 0x00ff00ff12345678ull);
+    CHECK(p.assets[1].where.rfind("p.toml:3", 0) == 0);
 }
 
 TEST_CASE("a missing plan file names the path") {

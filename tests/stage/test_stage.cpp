@@ -5,11 +5,18 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <thread>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "common/file_hash.h"
 #include "tests/support/process.h"
 
 using namespace seatmark::test;
@@ -27,14 +34,11 @@ const std::vector<std::string> mpi_env = {
     "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "OMPI_MCA_btl_vader_single_copy_mechanism=none",
     "OMPI_MCA_rmaps_base_oversubscribe=1", "OMPI_MCA_btl=self,vader"};
 
-ProcessResult stage(int ranks, std::vector<std::string> args) {
-    std::vector<std::string> argv = {mpirun_path(), "-np", std::to_string(ranks), "--oversubscribe"};
-    if (geteuid() == 0) argv.push_back("--allow-run-as-root");
-    argv.push_back(SEATMARK_BIN);
-    argv.push_back("stage");
-    argv.insert(argv.end(), args.begin(), args.end());
-    argv.push_back("--quiet");
-    auto r = run_process(argv, 20, mpi_env);
+std::vector<std::string> mpirun_argv(int ranks, std::vector<std::string> args);
+
+ProcessResult stage(int ranks, std::vector<std::string> args, double timeout_s = 20) {
+    args.push_back("--quiet");
+    auto r = run_process(mpirun_argv(ranks, args), timeout_s, mpi_env);
     REQUIRE_FALSE(r.timed_out);
     return r;
 }
@@ -67,6 +71,54 @@ void check_copy(const std::string& src, const std::string& dst) {
     CHECK(a.st_mtim.tv_nsec == b.st_mtim.tv_nsec);
 }
 
+// A large file of random bytes, written in blocks (the per-byte generator above is too slow for it).
+void write_random_file(const std::string& path, size_t bytes, uint64_t seed) {
+    std::mt19937_64 g(seed);
+    std::string block(1 << 20, '\0');
+    FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    for (size_t done = 0; done < bytes; done += block.size()) {
+        for (size_t i = 0; i < block.size(); i += 8) {
+            uint64_t v = g();
+            std::memcpy(&block[i], &v, 8);
+        }
+        REQUIRE(std::fwrite(block.data(), 1, std::min(block.size(), bytes - done), f) == std::min(block.size(), bytes - done));
+    }
+    std::fclose(f);
+}
+
+// The temporary file a writer keeps in dir while it writes (".NAME.seatmark-stage.PID.tmp"), or "".
+std::string temp_file_in(const std::string& dir) {
+    std::error_code ec;
+    for (auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().filename().string().find(".seatmark-stage.") != std::string::npos) return e.path().string();
+    return {};
+}
+
+// Polls every millisecond (wait_until's 100 ms would miss a transfer that takes half a second).
+std::string wait_for_temp_file(const std::string& dir, double timeout_s) {
+    for (int i = 0; i < timeout_s * 1000; ++i) {
+        if (auto p = temp_file_in(dir); !p.empty()) return p;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return {};
+}
+
+pid_t pid_of_temp(const std::string& temp) {
+    auto name = fs::path(temp).filename().string();
+    auto tag = name.rfind(".seatmark-stage.");
+    return static_cast<pid_t>(std::stol(name.substr(tag + 16)));
+}
+
+std::vector<std::string> mpirun_argv(int ranks, std::vector<std::string> args) {
+    std::vector<std::string> argv = {mpirun_path(), "-np", std::to_string(ranks), "--oversubscribe"};
+    if (geteuid() == 0) argv.push_back("--allow-run-as-root");
+    argv.push_back(SEATMARK_BIN);
+    argv.push_back("stage");
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+}
+
 bool no_temp_files(const std::string& dir) {
     if (!fs::exists(dir)) return true;
     for (auto& e : fs::recursive_directory_iterator(dir))
@@ -88,6 +140,8 @@ TEST_CASE("a file staged to 3 ranks leaves three verified copies with mode and m
     auto json = read_file(t.file("s.json"));
     CHECK(json.find("\"copies_written\": 3") != std::string::npos);
     CHECK(json.find("\"post_verify\"") != std::string::npos);
+    // The source's XXH3, as run.assets takes it.
+    CHECK(json.find("\"xxh3\": \"" + seatmark::xxh3_hex(xxh3(t.file("asset.bin"))) + "\"") != std::string::npos);
     CHECK(no_temp_files(t.path + "/x"));
 }
 
@@ -243,4 +297,116 @@ TEST_CASE("a manifest lists the files to stage, and bad flags are input errors")
     auto bad = run_process(seatmark_argv({"stage", "--source", t.file("a"), "--dest", t.path + "/y", "--chunk", "12Q"}), 20);
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("12Q") != std::string::npos);
+}
+
+TEST_CASE("a rank killed mid-transfer leaves no partial copy under a final name; the next run cleans up and completes") {
+    TempDir t;
+    write_random_file(t.file("big.bin"), 256u << 20, 21);
+    for (int k = 0; k < 3; ++k) fs::create_directories(t.path + "/x/" + std::to_string(k));
+    BackgroundProcess run(mpirun_argv(3, {"--source", t.file("big.bin"), "--dest", t.path + "/x/{rank}", "--chunk", "1M", "--quiet"}),
+                          mpi_env);
+    // Rank 1's temporary file names its process: kill that one, 20 ms into its transfer.
+    const std::string temp = wait_for_temp_file(t.path + "/x/1", 30);
+    REQUIRE_MESSAGE(!temp.empty(), "rank 1 never started writing");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    REQUIRE_MESSAGE(!fs::exists(t.path + "/x/1/big.bin"), "the transfer ended before the kill; the file is too small for this machine");
+    REQUIRE(::kill(pid_of_temp(temp), SIGKILL) == 0);
+    auto r = run.wait(60);
+    INFO(r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.exit_code != 0);
+    // Nothing partial under a final name anywhere; a host that finished before mpirun stopped it
+    // keeps a good copy.
+    CHECK_FALSE(fs::exists(t.path + "/x/1/big.bin"));
+    for (int k : {0, 2})
+        if (fs::exists(t.path + "/x/" + std::to_string(k) + "/big.bin")) check_copy(t.file("big.bin"), t.path + "/x/" + std::to_string(k) + "/big.bin");
+    CHECK_MESSAGE(fs::exists(temp), "SIGKILL leaves the killed rank's temporary file behind");
+
+    // The next run removes what the killed process left and stages every copy.
+    auto again = stage(3, {"--source", t.file("big.bin"), "--dest", t.path + "/x/{rank}", "--json", t.file("s.json")}, 120);
+    INFO(again.err);
+    REQUIRE(again.exit_code == 0);
+    for (int k = 0; k < 3; ++k) check_copy(t.file("big.bin"), t.path + "/x/" + std::to_string(k) + "/big.bin");
+    CHECK(no_temp_files(t.path + "/x"));
+    CHECK(read_file(t.file("s.json")).find("\"stale_temps_removed\": 0") == std::string::npos);
+}
+
+TEST_CASE("SIGTERM during a transfer removes the temporary file and leaves nothing under the final name") {
+    TempDir t;
+    write_random_file(t.file("big.bin"), 256u << 20, 22);
+    fs::create_directories(t.path + "/d");
+    BackgroundProcess run(seatmark_argv({"stage", "--source", t.file("big.bin"), "--dest", t.path + "/d", "--chunk", "1M", "--quiet"}));
+    const std::string temp = wait_for_temp_file(t.path + "/d", 30);
+    REQUIRE_MESSAGE(!temp.empty(), "the stage never started writing");
+    REQUIRE_MESSAGE(!fs::exists(t.path + "/d/big.bin"), "the transfer ended before the signal; the file is too small for this machine");
+    run.signal(SIGTERM);
+    auto r = run.wait(30);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.signal == SIGTERM);
+    CHECK_FALSE(fs::exists(t.path + "/d/big.bin"));
+    CHECK(no_temp_files(t.path + "/d"));
+}
+
+// Mounts a file system for a test and unmounts it at the end; mounted() false where this machine
+// does not allow mounting (then the test says so and stops).
+struct Mount {
+    Mount(const std::vector<std::string>& mount_argv, std::string where) : dir(std::move(where)) {
+        fs::create_directories(dir);
+        auto m = run_process(mount_argv, 20);
+        ok = m.exit_code == 0;
+        why = m.err;
+    }
+    ~Mount() {
+        if (ok) run_process({"/bin/umount", dir}, 20);
+    }
+    std::string dir, why;
+    bool ok = false;
+};
+
+void check_out_of_space_outcome(const ProcessResult& r, const TempDir& t, const std::string& dest_root) {
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("No space left on device") != std::string::npos);
+    // Every copy under a final name is whole and verified; no temporary file is left.
+    for (int k = 0; k < 2; ++k) {
+        std::string p = dest_root + "/" + std::to_string(k) + "/f";
+        if (fs::exists(p)) check_copy(t.file("f"), p);
+    }
+    CHECK(no_temp_files(dest_root));
+}
+
+TEST_CASE("space taken by another writer after the pre-check fails cleanly; a copy that fit is kept") {
+    // Two ranks, destinations on one 12 MiB tmpfs, an 8 MiB file: each rank's pre-check sees room,
+    // together they do not fit. tmpfs reserves space (fallocate), so the second fails at reservation.
+    TempDir t;
+    Mount m({"/bin/mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", t.path + "/fs"}, t.path + "/fs");
+    if (!m.ok) {
+        MESSAGE("skipped: cannot mount a tmpfs here (" << m.why << ")");
+        return;
+    }
+    write_random_file(t.file("f"), 8u << 20, 23);
+    auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/fs/{rank}"});
+    check_out_of_space_outcome(r, t, t.path + "/fs");
+    // Reserving races: one rank may get the space, or both may run out half-way and fail.
+    int copies = 0;
+    for (int k = 0; k < 2; ++k) copies += fs::exists(t.path + "/fs/" + std::to_string(k) + "/f");
+    CHECK(copies <= 1);
+    CHECK(r.err.find("cannot reserve") != std::string::npos);
+}
+
+TEST_CASE("running out of space part-way through a write (no reservation possible) fails cleanly") {
+    // ext2 cannot reserve space, so the disk fills during the writes themselves.
+    TempDir t;
+    const std::string img = t.file("ext2.img");
+    auto mk = run_process({"/bin/sh", "-c", "truncate -s 14M " + img + " && /usr/sbin/mkfs.ext2 -q -F " + img}, 30);
+    REQUIRE_MESSAGE(mk.exit_code == 0, mk.err);
+    Mount m({"/bin/mount", "-o", "loop", img, t.path + "/fs"}, t.path + "/fs");
+    if (!m.ok) {
+        MESSAGE("skipped: cannot mount a loop file system here (" << m.why << ")");
+        return;
+    }
+    write_random_file(t.file("f"), 8u << 20, 24);
+    auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/fs/{rank}", "--chunk", "1M"});
+    check_out_of_space_outcome(r, t, t.path + "/fs");
+    CHECK(r.err.find("cannot write") != std::string::npos);
 }
