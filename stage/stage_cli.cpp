@@ -17,7 +17,7 @@ void add_stage_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_flag("--buffered", opt->buffered, "write through the page cache instead of O_DIRECT (file systems without O_DIRECT get this anyway)");
     cmd->add_option("--chunk", opt->chunk, "broadcast chunk size (K, M, G suffixes)")->capture_default_str();
     cmd->add_option("--buffers", opt->buffers, "chunks in flight (2: double, 3: triple buffering)")->check(CLI::Range(2, 16))->capture_default_str();
-    cmd->add_option("--json", opt->json_path, "write the summary (timings, bytes, failures) as JSON");
+    cmd->add_option("--json", opt->json_path, "write the summary (timings, bytes, copies written, failures, each file's XXH3 for run.assets) as JSON");
     cmd->add_flag("--quiet", opt->quiet, "no progress lines");
     cmd->footer("Example: mpirun -np 4 --map-by ppr:1:node seatmark stage --source assets/ --dest /scratch/seatmark --verify checksum --post-verify\n"
                 "Without mpirun it stages locally as one process.");
