@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "common/errors.h"
 #include "common/exit_codes.h"
@@ -84,6 +85,19 @@ int run_stage(const StageOptions& opt) {
     std::vector<unsigned char> need(nf, 0);
     std::vector<unsigned long long> src_hash(nf, 0), dst_hash(nf, 0);
     std::vector<unsigned char> size_ok(nf, 0);
+    // The root hashes its sources on a second thread while it checks its own destination.
+    bool src_hashed = false;
+    std::string src_hash_error;
+    std::thread src_hasher;
+    if (checksum && mpi.rank == 0)
+        src_hasher = std::thread([&] {
+            try {
+                for (size_t i = 0; i < nf; ++i) src_hash[i] = file_xxh3(files[i].path);
+                src_hashed = true;
+            } catch (const std::exception& e) {
+                src_hash_error = e.what();
+            }
+        });
     if (writer) {
         try {
             for (size_t i = 0; i < nf; ++i) {
@@ -97,15 +111,10 @@ int run_stage(const StageOptions& opt) {
             error = e.what();
         }
     }
-    bool src_hashed = false;
+    if (src_hasher.joinable()) src_hasher.join();
+    // Reported below; the transfer then fails on the reading rank too.
+    if (error.empty() && !src_hash_error.empty()) error = src_hash_error;
     if (checksum) {
-        if (mpi.rank == 0)
-            try {
-                for (size_t i = 0; i < nf; ++i) src_hash[i] = file_xxh3(files[i].path);
-                src_hashed = true;
-            } catch (const std::exception& e) {
-                error = e.what();  // reported below; the transfer then fails on the reading rank too
-            }
         if (nf) MPI_Bcast(src_hash.data(), static_cast<int>(nf), MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
         for (size_t i = 0; i < nf; ++i)
             if (writer && size_ok[i] && dst_hash[i] != src_hash[i]) need[i] = 1;
