@@ -92,14 +92,17 @@ DestFile::DestFile(std::string dest, uint64_t size, bool direct) : dest_(std::mo
     // cache (a third of a writer's CPU) and without evicting what the host has cached; file
     // systems without it (tmpfs) get ordinary buffered writes.
     const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW;
+    // Registered before it exists: a signal between open() and registering would leave it behind.
+    signal_slot_ = register_temp(tmp_);
     if (direct) fd_ = ::open(tmp_.c_str(), flags | O_DIRECT, 0600);
     direct_ = fd_ >= 0;
     if (fd_ < 0) fd_ = ::open(tmp_.c_str(), flags, 0600);
     if (fd_ < 0) {
         error_ = "cannot create " + tmp_ + ": " + std::strerror(errno);
+        unregister_temp(signal_slot_);
+        signal_slot_ = -1;
         return;
     }
-    signal_slot_ = register_temp(tmp_);
     if (size_) {
         // Reserving the space up front turns an out-of-space failure into one early error. Linux's
         // fallocate, not posix_fallocate: where the file system cannot reserve (ext2, NFSv3) glibc
