@@ -90,7 +90,7 @@ bool write_all(int fd, const char* p, size_t n, uint64_t off) {
 DestFile::DestFile(std::string dest, uint64_t size, bool direct) : dest_(std::move(dest)), tmp_(temp_name(dest_)), size_(size) {
     // O_DIRECT: the disk takes the data straight from our buffer, without a copy into the page
     // cache (a third of a writer's CPU) and without evicting what the host has cached; file
-    // systems without it (tmpfs) get ordinary buffered writes.
+    // systems that refuse it (some FUSE ones, tmpfs before Linux 6.6) get ordinary buffered writes.
     const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW;
     // Registered before it exists: a signal between open() and registering would leave it behind.
     signal_slot_ = register_temp(tmp_);

@@ -156,9 +156,13 @@ TEST_CASE("a nested directory tree is staged whole") {
     auto r = stage(2, {"--source", t.path + "/tree", "--dest", t.path + "/x/{rank}", "--chunk", "64K"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
+    // The same through the page cache instead of O_DIRECT.
+    r = stage(2, {"--source", t.path + "/tree", "--dest", t.path + "/y/{rank}", "--chunk", "64K", "--buffered"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
     for (int k = 0; k < 2; ++k)
         for (auto rel : {"top.txt", "a/one.bin", "a/b/c/deep.bin", "empty_parent/d/zero"})
-            check_copy(t.path + "/tree/" + rel, t.path + "/x/" + std::to_string(k) + "/tree/" + rel);
+            for (auto root : {"/x/", "/y/"}) check_copy(t.path + "/tree/" + rel, t.path + root + std::to_string(k) + "/tree/" + rel);
 }
 
 TEST_CASE("a second run when every host holds the file rewrites nothing, in size and checksum mode") {
