@@ -166,6 +166,13 @@ int run_stage(const StageOptions& opt) {
         }
         if (any_need[i]) progress.total += files[i].size;
     }
+    if (progress.enabled) {
+        size_t missing = 0;
+        for (auto n : any_need) missing += n;
+        std::fprintf(stderr, "stage: pre-check (%s) %.2f s: %zu of %zu files missing somewhere, %llu copies to write, %.1f MiB to send\n",
+                     opt.verify.c_str(), precheck_s, missing, nf, static_cast<unsigned long long>(copies),
+                     static_cast<double>(progress.total) / 1048576.0);
+    }
     auto tt = Clock::now();
     progress.start = tt;
     double fsync_s = 0, verify_s = 0;

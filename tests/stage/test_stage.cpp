@@ -414,3 +414,16 @@ TEST_CASE("running out of space part-way through a write (no reservation possibl
     check_out_of_space_outcome(r, t, t.path + "/fs");
     CHECK(r.err.find("cannot write") != std::string::npos);
 }
+
+TEST_CASE("without --quiet rank 0 says what the pre-check found and ends with the timings table") {
+    TempDir t;
+    write_file(t.file("f"), random_bytes(300000, 25));
+    auto r = run_process(mpirun_argv(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"}), 20, mpi_env);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find("stage: pre-check (size)") != std::string::npos);
+    CHECK(r.err.find("1 of 1 files missing somewhere, 2 copies to write") != std::string::npos);
+    CHECK(r.out.find("staged 1 files") != std::string::npos);
+    CHECK(r.out.find("2 of 2 copies written") != std::string::npos);
+    for (auto phase : {"pre-check", "transfer", "fsync", "post-verify", "total"}) CHECK(r.out.find(phase) != std::string::npos);
+}
