@@ -1,5 +1,6 @@
 #include "orchestrator/linux_proc.h"
 
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -116,6 +117,17 @@ std::optional<ProcessUsage> read_process_usage(pid_t pid) {
     uint64_t size = 0, resident = 0;
     if (m >> size >> resident) u.rss_bytes = resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     return u;
+}
+
+uint64_t raise_open_file_limit() {
+    rlimit lim{};
+    if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return 1024;
+    if (lim.rlim_cur < lim.rlim_max) {
+        rlimit want = lim;
+        want.rlim_cur = lim.rlim_max;
+        if (::setrlimit(RLIMIT_NOFILE, &want) == 0) lim = want;
+    }
+    return lim.rlim_cur == RLIM_INFINITY ? UINT64_MAX : static_cast<uint64_t>(lim.rlim_cur);
 }
 
 }  // namespace seatmark::orchestrator

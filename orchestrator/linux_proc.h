@@ -39,4 +39,8 @@ struct ProcessUsage {
 // nullopt when the process no longer exists.
 std::optional<ProcessUsage> read_process_usage(pid_t pid);
 
+// Raises this process's soft limit on open files to its hard limit (many hosts default to a soft
+// 1024 while every session holds a socket and a process handle) and returns the limit in effect.
+uint64_t raise_open_file_limit();
+
 }  // namespace seatmark::orchestrator

@@ -492,6 +492,14 @@ void LiveApi::Impl::accept() {
                 conns.push_back(c);
                 c->start();
             }
+        } else {
+            // Out of file descriptors and the like: the connection stays queued, so accepting
+            // again at once would spin the event loop; retry in 100 ms.
+            auto retry = std::make_shared<asio::steady_timer>(acc->get_executor(), std::chrono::milliseconds(100));
+            retry->async_wait([this, retry](boost::system::error_code e) {
+                if (!e && !finished) accept();
+            });
+            return;
         }
         accept();
     });

@@ -120,6 +120,7 @@ private:
     void on_exit(uint32_t id, ExitStatus st);
     void on_signal(int sig);
     void on_tick();
+    void check_open_file_limit();
 
     // ---- step machine
     void after_start_wait();
@@ -179,8 +180,20 @@ private:
     GpuSnapshot last_gpu_;               // the latest GPU sample: device figures, per-session shares
 };
 
+void Controller::check_open_file_limit() {
+    // Per session: its telemetry socket and its process handle (pidfd); plus the database, the
+    // live API's clients, logs and GPU sampler files.
+    const uint64_t needed = 2ull * plan_.max_sessions() + 128;
+    const uint64_t limit = raise_open_file_limit();
+    if (needed > limit)
+        throw InputError(plan_.source + ": a step of " + std::to_string(plan_.max_sessions()) + " sessions needs about " +
+                         std::to_string(needed) + " open files, and this process may open " + std::to_string(limit) +
+                         "; raise the limit (ulimit -Hn, or LimitNOFILE= in a systemd unit) or lower [steps]");
+}
+
 RunOutcome Controller::run() {
     verify_assets(plan_);
+    check_open_file_limit();
     open_store();
     start_server();
     open_gpu();

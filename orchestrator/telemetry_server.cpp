@@ -5,6 +5,8 @@
 
 #include <array>
 #include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <cstdio>
 #include <vector>
 
@@ -118,9 +120,21 @@ void TelemetryServer::close() {
 
 void TelemetryServer::accept() {
     acceptor_.async_accept([this, alive = alive_](boost::system::error_code ec, stream::socket s) {
-        if (!*alive) return;
-        if (!ec) std::make_shared<Connection>(std::move(s), cb_, alive_)->start();
-        accept();
+        if (!*alive || ec == asio::error::operation_aborted) return;
+        if (!ec) {
+            accept_failing_ = false;
+            std::make_shared<Connection>(std::move(s), cb_, alive_)->start();
+            accept();
+            return;
+        }
+        // Out of file descriptors (EMFILE) and the like: the pending connection stays queued, so
+        // accepting again at once would spin the event loop. Say it once, retry in 100 ms.
+        if (!accept_failing_ && cb_.closed) cb_.closed(-1, "cannot accept a session's connection: " + ec.message(), false);
+        accept_failing_ = true;
+        auto retry = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(100));
+        retry->async_wait([this, retry, alive](boost::system::error_code) {
+            if (*alive) accept();
+        });
     });
 }
 

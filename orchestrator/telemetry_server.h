@@ -48,6 +48,7 @@ private:
     boost::asio::local::stream_protocol::acceptor acceptor_;
     Callbacks cb_;
     std::shared_ptr<bool> alive_;
+    bool accept_failing_ = false;  // reported once until an accept succeeds again
 };
 
 }  // namespace seatmark::orchestrator

@@ -280,6 +280,20 @@ TEST_CASE("a bad plan or an existing database stops before anything starts") {
     CHECK(!std::filesystem::exists(dir.file("a.db")));
 }
 
+TEST_CASE("a step that needs more open files than the hard limit allows stops before anything starts") {
+    TempDir dir;
+    write_file(dir.file("p.toml"), plan("1, 64"));
+    // `ulimit -n` in sh sets the soft and the hard limit: seatmark cannot raise it past 100.
+    std::string cmd = "ulimit -n 100 && exec";
+    for (auto& a : seatmark_argv({"run", dir.file("p.toml"), "--db", dir.file("a.db")})) cmd += " '" + a + "'";
+    auto r = run_process({"/bin/sh", "-c", cmd}, 30);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("a step of 64 sessions needs about 256 open files, and this process may open 100") != std::string::npos);
+    CHECK(r.err.find("ulimit -Hn") != std::string::npos);
+    CHECK(!std::filesystem::exists(dir.file("a.db")));
+}
+
 TEST_CASE("a plan's assets must be valid: a stale size or other content stops the run before any session") {
     TempDir dir;
     write_file(dir.file("asset.bin"), "the staged content");

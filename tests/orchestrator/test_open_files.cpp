@@ -1,0 +1,123 @@
+// Open-file limits: TelemetryServer when the process is out of file descriptors (a real Unix socket,
+// a real client in a child process, a descriptor table really filled up to RLIMIT_NOFILE), and
+// raising the soft limit.
+#include <doctest/doctest.h>
+
+#include <utility>  // before Asio
+
+#include <boost/asio/io_context.hpp>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/wire_protocol.h"
+#include "orchestrator/linux_proc.h"
+#include "orchestrator/telemetry_server.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::test;
+
+namespace {
+
+double thread_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_THREAD, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+// A child that connects, says HELLO for session 7 and stays connected for a while.
+pid_t start_client(const std::string& path, const std::vector<int>& inherited_filler) {
+    std::vector<uint8_t> hello;
+    wire::Hello h;
+    h.session_id = 7;
+    h.pid = 0;
+    h.profile = "ci-tiny";
+    wire::encode(hello, h);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (int f : inherited_filler) ::close(f);  // the child's copy of the full table
+        int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+        if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) _exit(1);
+        if (::write(fd, hello.data(), hello.size()) != static_cast<ssize_t>(hello.size())) _exit(2);
+        ::sleep(5);
+        _exit(0);
+    }
+    return pid;
+}
+
+}  // namespace
+
+TEST_CASE("out of file descriptors, the telemetry server says so once, does not spin, and accepts when some are free") {
+    TempDir t;
+    boost::asio::io_context io;
+    int accept_errors = 0, hellos = 0;
+    std::string error;
+    orchestrator::TelemetryServer::Callbacks cb;
+    cb.hello = [&](const wire::Hello& h, pid_t) {
+        hellos += h.session_id == 7;
+        return true;
+    };
+    cb.closed = [&](int64_t id, const std::string& e, bool) {
+        if (id < 0 && e.find("cannot accept") != std::string::npos) {
+            ++accept_errors;
+            error = e;
+        }
+    };
+    orchestrator::TelemetryServer server(io, t.file("telemetry.sock"), cb);
+
+    rlimit saved{};
+    REQUIRE(getrlimit(RLIMIT_NOFILE, &saved) == 0);
+    rlimit low = saved;
+    low.rlim_cur = 256;
+    REQUIRE(setrlimit(RLIMIT_NOFILE, &low) == 0);
+    std::vector<int> filler;
+    for (int fd; (fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;) filler.push_back(fd);
+    REQUIRE(errno == EMFILE);
+
+    pid_t client = start_client(t.file("telemetry.sock"), filler);
+    REQUIRE(client > 0);
+    const double cpu0 = thread_cpu_seconds();
+    io.run_for(std::chrono::milliseconds(600));
+    const double cpu = thread_cpu_seconds() - cpu0;
+    CHECK(accept_errors == 1);
+    CHECK(error.find("Too many open files") != std::string::npos);
+    CHECK(hellos == 0);
+    // A spinning loop would burn the whole 0.6 s; retrying every 100 ms costs next to nothing.
+    CHECK(cpu < 0.3);
+
+    for (int fd : filler) ::close(fd);
+    REQUIRE(setrlimit(RLIMIT_NOFILE, &saved) == 0);
+    io.restart();
+    io.run_for(std::chrono::milliseconds(600));
+    CHECK(hellos == 1);
+    CHECK(accept_errors == 1);
+    ::kill(client, SIGKILL);
+    ::waitpid(client, nullptr, 0);
+}
+
+TEST_CASE("the soft limit on open files is raised to the hard limit") {
+    rlimit saved{};
+    REQUIRE(getrlimit(RLIMIT_NOFILE, &saved) == 0);
+    if (saved.rlim_max <= 512) return;  // nothing to raise here
+    rlimit low = saved;
+    low.rlim_cur = 512;
+    REQUIRE(setrlimit(RLIMIT_NOFILE, &low) == 0);
+    const uint64_t now = orchestrator::raise_open_file_limit();
+    rlimit after{};
+    REQUIRE(getrlimit(RLIMIT_NOFILE, &after) == 0);
+    CHECK(after.rlim_cur == saved.rlim_max);
+    CHECK(now == (saved.rlim_max == RLIM_INFINITY ? UINT64_MAX : static_cast<uint64_t>(saved.rlim_max)));
+    REQUIRE(setrlimit(RLIMIT_NOFILE, &saved) == 0);
+}
