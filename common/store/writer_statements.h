@@ -1,6 +1,8 @@
 #pragma once
 // The writer thread's prepared statements: one per kind of row, prepared once, and the
 // transaction statements. apply() writes one data command (not Flush/Finish).
+#include <vector>
+
 #include "common/store/sqlite_handle.h"
 #include "common/store/write_command.h"
 
@@ -34,7 +36,9 @@ private:
     const Db& db_;
     Stmt begin_, commit_, rollback_;
     Stmt run_, end_run_, host_, step_, end_step_, session_, device_, end_session_;
-    Stmt frame_, sample_, event_;
+    static constexpr int kFrameInsertSizes = 6;  // frames_[k] inserts 2^k rows: 1 .. 32
+    std::vector<Stmt> frames_;
+    Stmt sample_, event_;
 };
 
 }  // namespace seatmark::store
