@@ -17,7 +17,7 @@ GpuSnapshot SoftwareSampler::sample(int64_t t_ns, const std::vector<GpuClient>& 
     snap.source = "software";
     std::map<pid_t, Prev> next;
     for (const auto& c : clients) {
-        auto u = read_process_usage(c.pid);
+        auto u = usage_.read(c.pid);
         if (!u) continue;  // gone
         next[c.pid] = {t_ns, u->cpu_seconds};
         auto p = prev_.find(c.pid);
@@ -31,6 +31,7 @@ GpuSnapshot SoftwareSampler::sample(int64_t t_ns, const std::vector<GpuClient>& 
         s.share_pct = std::clamp(100.0 * cpu_s / (wall_s * cpus_), 0.0, 100.0);
         snap.processes.push_back(s);
     }
+    usage_.sweep();
     prev_ = std::move(next);
     return snap;
 }

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "orchestrator/gpu_sampler.h"
+#include "orchestrator/linux_proc.h"
 
 namespace seatmark::orchestrator {
 
@@ -27,6 +28,7 @@ private:
     };
     unsigned cpus_;
     std::map<pid_t, Prev> prev_;
+    ProcessUsageReader usage_;
 };
 
 }  // namespace seatmark::orchestrator

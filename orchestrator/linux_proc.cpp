@@ -1,9 +1,12 @@
 #include "orchestrator/linux_proc.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -97,26 +100,92 @@ double read_loadavg1() {
     return v;
 }
 
-std::optional<ProcessUsage> read_process_usage(pid_t pid) {
-    std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-    std::string s;
-    if (!std::getline(f, s)) return std::nullopt;
-    // The command name (field 2) is in parentheses and may hold spaces: parse after the last ')'.
-    auto close = s.rfind(')');
-    if (close == std::string::npos) return std::nullopt;
-    std::istringstream in(s.substr(close + 2));
+std::optional<ProcessUsage> parse_proc_stat(std::string_view line) {
+    // The command name (field 2) is in parentheses and may hold spaces and ')': parse after the last ')'.
+    auto close = line.rfind(')');
+    if (close == std::string_view::npos || close + 2 >= line.size()) return std::nullopt;
+    line.remove_prefix(close + 2);
     ProcessUsage u;
-    in >> u.state;
-    std::string skip;
-    for (int i = 0; i < 10; ++i) in >> skip;  // fields 4..13
-    uint64_t utime = 0, stime = 0;
-    in >> utime >> stime;                      // fields 14, 15
+    u.state = line[0];
+    // Fields from 3 (state) on, space-separated: utime is 14, stime 15, rss (pages) 24.
+    uint64_t utime = 0, stime = 0, rss = 0;
+    int field = 3;
+    size_t pos = 0;
+    while (pos < line.size() && field <= 24) {
+        size_t end = line.find(' ', pos);
+        if (end == std::string_view::npos) end = line.size();
+        if (field == 14 || field == 15 || field == 24) {
+            uint64_t v = 0;
+            auto [p, ec] = std::from_chars(line.data() + pos, line.data() + end, v);
+            if (ec != std::errc()) return std::nullopt;
+            (field == 14 ? utime : field == 15 ? stime : rss) = v;
+        }
+        pos = end + 1;
+        ++field;
+    }
+    if (field <= 24) return std::nullopt;  // truncated
     static const double ticks = double(sysconf(_SC_CLK_TCK));
+    static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     u.cpu_seconds = double(utime + stime) / ticks;
-    std::ifstream m("/proc/" + std::to_string(pid) + "/statm");
-    uint64_t size = 0, resident = 0;
-    if (m >> size >> resident) u.rss_bytes = resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    u.rss_bytes = rss * page;
     return u;
+}
+
+namespace {
+
+std::optional<ProcessUsage> pread_stat(int fd) {
+    char buf[1024];
+    ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0) return std::nullopt;  // ESRCH: the process is gone
+    return parse_proc_stat(std::string_view(buf, static_cast<size_t>(n)));
+}
+
+int open_stat(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    return ::open(path, O_RDONLY | O_CLOEXEC);
+}
+
+}  // namespace
+
+std::optional<ProcessUsage> read_process_usage(pid_t pid) {
+    int fd = open_stat(pid);
+    if (fd < 0) return std::nullopt;
+    auto u = pread_stat(fd);
+    ::close(fd);
+    return u;
+}
+
+ProcessUsageReader::~ProcessUsageReader() {
+    for (auto& [pid, e] : files_) ::close(e.fd);
+}
+
+std::optional<ProcessUsage> ProcessUsageReader::read(pid_t pid) {
+    auto it = files_.find(pid);
+    if (it == files_.end()) {
+        int fd = open_stat(pid);
+        if (fd < 0) return std::nullopt;
+        it = files_.emplace(pid, Entry{fd, false}).first;
+    }
+    it->second.used = true;
+    auto u = pread_stat(it->second.fd);
+    if (!u) {  // gone: a later process with the same pid gets a fresh file
+        ::close(it->second.fd);
+        files_.erase(it);
+    }
+    return u;
+}
+
+void ProcessUsageReader::sweep() {
+    for (auto it = files_.begin(); it != files_.end();) {
+        if (!it->second.used) {
+            ::close(it->second.fd);
+            it = files_.erase(it);
+        } else {
+            it->second.used = false;
+            ++it;
+        }
+    }
 }
 
 uint64_t raise_open_file_limit() {

@@ -171,6 +171,7 @@ private:
     int signals_seen_ = 0;
     int64_t stop_started_ns_ = 0;
     CpuTimes cpu_prev_;
+    ProcessUsageReader proc_usage_;  // sessions' /proc/PID/stat, kept open between samples
     uint64_t lost_total_ = 0;
     std::vector<double> recent_intervals_;
     int64_t last_sample = 0, last_status = 0;
@@ -181,9 +182,10 @@ private:
 };
 
 void Controller::check_open_file_limit() {
-    // Per session: its telemetry socket and its process handle (pidfd); plus the database, the
-    // live API's clients, logs and GPU sampler files.
-    const uint64_t needed = 2ull * plan_.max_sessions() + 128;
+    // Per session: its telemetry socket, its process handle (pidfd) and its /proc/PID/stat kept
+    // open by the CPU sampler and the software GPU sampler; plus the database, the live API's
+    // clients, logs and GPU sampler files.
+    const uint64_t needed = 4ull * plan_.max_sessions() + 128;
     const uint64_t limit = raise_open_file_limit();
     if (needed > limit)
         throw InputError(plan_.source + ": a step of " + std::to_string(plan_.max_sessions()) + " sessions needs about " +
@@ -649,7 +651,7 @@ void Controller::sample() {
     rows.push_back({t, std::nullopt, "proc", "host_load1", read_loadavg1()});
     for (auto& [id, s] : sessions_) {
         if (!s.alive() || !s.pid) continue;
-        auto u = read_process_usage(s.pid);
+        auto u = proc_usage_.read(s.pid);
         if (!u) continue;
         if (s.last_cpu_s >= 0 && t > s.last_cpu_t) {
             s.last_cpu_pct = 100.0 * (u->cpu_seconds - s.last_cpu_s) / (double(t - s.last_cpu_t) * 1e-9);
@@ -660,6 +662,7 @@ void Controller::sample() {
         s.rss_bytes = u->rss_bytes;
         rows.push_back({t, static_cast<int>(id), "proc", "rss_bytes", double(u->rss_bytes)});
     }
+    proc_usage_.sweep();
     if (gpu_) {
         std::vector<GpuClient> clients;
         for (const auto& [id, s] : sessions_)

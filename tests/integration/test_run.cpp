@@ -289,7 +289,7 @@ TEST_CASE("a step that needs more open files than the hard limit allows stops be
     auto r = run_process({"/bin/sh", "-c", cmd}, 30);
     INFO(r.err);
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find("a step of 64 sessions needs about 256 open files, and this process may open 100") != std::string::npos);
+    CHECK(r.err.find("a step of 64 sessions needs about 384 open files, and this process may open 100") != std::string::npos);
     CHECK(r.err.find("ulimit -Hn") != std::string::npos);
     CHECK(!std::filesystem::exists(dir.file("a.db")));
 }

@@ -1,6 +1,6 @@
 // Open-file limits: TelemetryServer when the process is out of file descriptors (a real Unix socket,
 // a real client in a child process, a descriptor table really filled up to RLIMIT_NOFILE), and
-// raising the soft limit.
+// raising the soft limit; the sampler that keeps /proc/PID/stat open.
 #include <doctest/doctest.h>
 
 #include <utility>  // before Asio
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <thread>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -120,4 +121,48 @@ TEST_CASE("the soft limit on open files is raised to the hard limit") {
     CHECK(after.rlim_cur == saved.rlim_max);
     CHECK(now == (saved.rlim_max == RLIM_INFINITY ? UINT64_MAX : static_cast<uint64_t>(saved.rlim_max)));
     REQUIRE(setrlimit(RLIMIT_NOFILE, &saved) == 0);
+}
+
+TEST_CASE("/proc/PID/stat: CPU time and RSS parsed, kept files read again, closed when the process is gone or not read") {
+    // A command name with spaces and parentheses must not shift the fields.
+    auto u = orchestrator::parse_proc_stat(
+        "4242 (a (b) c) S 1 2 3 4 5 6 7 8 9 10 300 200 0 0 20 0 1 0 100 123456789 2500 18446744073709551615 1 2 3\n");
+    REQUIRE(u);
+    CHECK(u->state == 'S');
+    CHECK(u->cpu_seconds == doctest::Approx(500.0 / double(sysconf(_SC_CLK_TCK))));
+    CHECK(u->rss_bytes == 2500ull * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
+    CHECK_FALSE(orchestrator::parse_proc_stat("4242 (x) S 1 2 3"));
+    CHECK_FALSE(orchestrator::parse_proc_stat("no parenthesis"));
+
+    pid_t child = fork();
+    if (child == 0) {
+        volatile uint64_t x = 0;
+        for (;;) x = x + 1;  // burns CPU until killed
+    }
+    REQUIRE(child > 0);
+    orchestrator::ProcessUsageReader reader;
+    auto first = reader.read(child);
+    REQUIRE(first);
+    CHECK(first->rss_bytes > 0);
+    CHECK(reader.open_files() == 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    auto second = reader.read(child);
+    REQUIRE(second);
+    CHECK(second->cpu_seconds > first->cpu_seconds);
+    CHECK(reader.open_files() == 1);  // the same kept file
+    auto own = orchestrator::read_process_usage(child);
+    REQUIRE(own);
+    CHECK(own->rss_bytes == second->rss_bytes);
+
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    CHECK_FALSE(reader.read(child));  // gone: nothing read, its file closed
+    CHECK(reader.open_files() == 0);
+    CHECK_FALSE(orchestrator::read_process_usage(child));
+
+    REQUIRE(reader.read(getpid()));
+    reader.sweep();                        // read since the last sweep: kept
+    CHECK(reader.open_files() == 1);
+    reader.sweep();                        // not read since: closed
+    CHECK(reader.open_files() == 0);
 }
