@@ -186,6 +186,15 @@ DestFile::Times DestFile::commit(uint32_t mode, int64_t mtime_s, int64_t mtime_n
     if (ok() && ::rename(tmp_.c_str(), dest_.c_str()) != 0)
         fail("cannot rename " + tmp_ + " to " + dest_ + ": " + std::strerror(errno));
     if (ok()) {
+        // The rename lives in the directory: fsync it too, or a power cut can undo the copy.
+        auto dir = std::filesystem::path(dest_).parent_path();
+        int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            ::fsync(dfd);
+            ::close(dfd);
+        }
+    }
+    if (ok()) {
         committed_ = true;
         unregister_temp(signal_slot_);
         signal_slot_ = -1;

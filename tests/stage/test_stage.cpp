@@ -183,20 +183,25 @@ TEST_CASE("a second run when every host holds the file rewrites nothing, in size
     }
 }
 
-TEST_CASE("a same-size file with other content is replaced in checksum mode, not in size mode") {
+TEST_CASE("a same-size file with other content is replaced in checksum mode, not in size mode; only those hosts receive") {
     TempDir t;
     write_file(t.file("f"), random_bytes(500000, 5));
-    REQUIRE(stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"}).exit_code == 0);
+    REQUIRE(stage(4, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"}).exit_code == 0);
     auto wrong = random_bytes(500000, 6);
-    write_file(t.path + "/x/1/f", wrong);
-    REQUIRE(stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}", "--verify", "size"}).exit_code == 0);
-    CHECK(read_file(t.path + "/x/1/f") == wrong);
-    auto ino0 = stat_of(t.path + "/x/0/f").st_ino;
-    auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}", "--verify", "checksum", "--post-verify"});
+    for (int k : {1, 3}) write_file(t.path + "/x/" + std::to_string(k) + "/f", wrong);
+    REQUIRE(stage(4, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}", "--verify", "size"}).exit_code == 0);
+    for (int k : {1, 3}) CHECK(read_file(t.path + "/x/" + std::to_string(k) + "/f") == wrong);
+    auto ino0 = stat_of(t.path + "/x/0/f").st_ino, ino2 = stat_of(t.path + "/x/2/f").st_ino;
+    auto r = stage(4, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}", "--verify", "checksum", "--post-verify",
+                       "--json", t.file("s.json")});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    check_copy(t.file("f"), t.path + "/x/1/f");
-    CHECK(stat_of(t.path + "/x/0/f").st_ino == ino0);  // the good copy was left alone
+    for (int k = 0; k < 4; ++k) check_copy(t.file("f"), t.path + "/x/" + std::to_string(k) + "/f");
+    CHECK(stat_of(t.path + "/x/0/f").st_ino == ino0);  // the good copies were left alone
+    CHECK(stat_of(t.path + "/x/2/f").st_ino == ino2);
+    auto json = read_file(t.file("s.json"));
+    CHECK(json.find("\"copies_needed\": 2") != std::string::npos);
+    CHECK(json.find("\"copies_written\": 2") != std::string::npos);
 }
 
 TEST_CASE("a missing source stops every rank with exit 2 and the path") {
