@@ -15,7 +15,7 @@ void add_stage_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_option("--verify", opt->verify, "pre-check deciding whether a host already holds a file")->check(CLI::IsMember({"size", "checksum"}))->capture_default_str();
     cmd->add_flag("--post-verify", opt->post_verify, "re-read each copy and compare its XXH3 with the source before renaming it into place");
     cmd->add_flag("--buffered", opt->buffered, "write through the page cache instead of O_DIRECT (file systems that refuse O_DIRECT get this anyway)");
-    cmd->add_option("--chunk", opt->chunk, "broadcast chunk size (K, M, G suffixes)")->capture_default_str();
+    cmd->add_option("--chunk", opt->chunk, "broadcast chunk size, a multiple of 4K (K, M, G suffixes)")->capture_default_str();
     cmd->add_option("--buffers", opt->buffers, "chunks in flight (2: double, 3: triple buffering)")->check(CLI::Range(2, 16))->capture_default_str();
     cmd->add_option("--json", opt->json_path, "write the summary (timings, bytes, copies written, failures, each file's XXH3 for run.assets) as JSON");
     cmd->add_flag("--quiet", opt->quiet, "no progress lines");

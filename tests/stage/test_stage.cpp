@@ -306,6 +306,11 @@ TEST_CASE("a manifest lists the files to stage, and bad flags are input errors")
     auto bad = run_process(seatmark_argv({"stage", "--source", t.file("a"), "--dest", t.path + "/y", "--chunk", "12Q"}), 20);
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("12Q") != std::string::npos);
+    // O_DIRECT needs block-sized chunks.
+    auto odd = run_process(seatmark_argv({"stage", "--source", t.file("a"), "--dest", t.path + "/y", "--chunk", "5000"}), 20);
+    CHECK(odd.exit_code == 2);
+    CHECK(odd.err.find("multiple of 4K") != std::string::npos);
+    CHECK_FALSE(fs::exists(t.path + "/y/a"));
 }
 
 TEST_CASE("a rank killed mid-transfer leaves no partial copy under a final name; the next run cleans up and completes") {
