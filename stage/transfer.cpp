@@ -1,6 +1,7 @@
 #include "stage/transfer.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -49,6 +50,16 @@ bool read_all(int fd, char* p, size_t n, uint64_t off) {
 // sleep between polls instead of sched_yield: a chunk takes milliseconds to move, so polling every
 // ~60 us costs little time, while spinning ranks (several per core when one machine plays several
 // hosts) took a quarter of the CPU from the copies that do the work.
+// The source must stay what was listed (size and mtime) from before its first byte is read until
+// after its last: a file rewritten meanwhile would leave copies mixing two versions.
+std::string source_changed(int fd, const SourceFile& f) {
+    struct stat st{};
+    if (::fstat(fd, &st) != 0) return "cannot stat source " + f.path + ": " + std::strerror(errno);
+    if (static_cast<uint64_t>(st.st_size) != f.size || st.st_mtim.tv_sec != f.mtime_s || st.st_mtim.tv_nsec != f.mtime_ns)
+        return "the source " + f.path + " changed while it was being staged (size or mtime differ); run again once it is stable";
+    return {};
+}
+
 void poll_pause() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 
 }  // namespace
@@ -66,7 +77,8 @@ TransferResult transfer_file(MPI_Comm comm, const SourceFile& f, const std::stri
     if (root) {
         src_fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);  // the source is never opened for writing
         if (src_fd < 0) src_error = "cannot open source " + f.path + ": " + std::strerror(errno);
-        else posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        else src_error = source_changed(src_fd, f);
+        if (src_fd >= 0) posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
     std::optional<DestFile> out;
     if (!dest.empty()) out.emplace(dest, f.size, opt.direct);
@@ -136,6 +148,7 @@ TransferResult transfer_file(MPI_Comm comm, const SourceFile& f, const std::stri
         if (!progressed && !inflight.empty()) poll_pause();
     }
     if (reader.joinable()) reader.join();
+    if (src_fd >= 0 && src_error.empty()) src_error = source_changed(src_fd, f);
     if (writer.joinable()) writer.join();
     if (src_fd >= 0) ::close(src_fd);
 
@@ -154,13 +167,13 @@ TransferResult transfer_file(MPI_Comm comm, const SourceFile& f, const std::stri
     if (trailer[0]) res.source_xxh3 = trailer[1];
     if (root && !src_error.empty()) fail(src_error);
     if (out) {
-        if (!trailer[0]) out->fail("the source could not be read on the reading rank");
+        if (!trailer[0]) out->fail("the reading rank could not read the source whole (its error says why)");
         auto t = out->commit(f.mode, f.mtime_s, f.mtime_ns, opt.post_verify ? std::optional<uint64_t>(trailer[1]) : std::nullopt);
         if (!out->ok()) fail(out->error());
         res.fsync_s = t.fsync_s;
         res.verify_s = t.verify_s;
     } else if (!trailer[0]) {
-        fail("the source could not be read on the reading rank");
+        fail("the reading rank could not read the source whole (its error says why)");
     }
     return res;
 }

@@ -437,3 +437,27 @@ TEST_CASE("without --quiet rank 0 says what the pre-check found and ends with th
     CHECK(r.out.find("2 of 2 copies written") != std::string::npos);
     for (auto phase : {"pre-check", "transfer", "fsync", "post-verify", "total"}) CHECK(r.out.find(phase) != std::string::npos);
 }
+
+TEST_CASE("a source rewritten while it is staged fails the run; no copy mixing two versions appears") {
+    TempDir t;
+    write_random_file(t.file("big.bin"), 256u << 20, 26);
+    for (int k = 0; k < 2; ++k) fs::create_directories(t.path + "/x/" + std::to_string(k));
+    BackgroundProcess run(mpirun_argv(2, {"--source", t.file("big.bin"), "--dest", t.path + "/x/{rank}", "--chunk", "1M", "--quiet"}),
+                          mpi_env);
+    REQUIRE_MESSAGE(!wait_for_temp_file(t.path + "/x/1", 30).empty(), "rank 1 never started writing");
+    REQUIRE_MESSAGE(!fs::exists(t.path + "/x/1/big.bin"), "the transfer ended first; the file is too small for this machine");
+    {  // someone updates the asset in place
+        FILE* f = std::fopen(t.file("big.bin").c_str(), "r+b");
+        REQUIRE(f);
+        std::fseek(f, 100 << 20, SEEK_SET);
+        std::fputs("a newer version", f);
+        std::fclose(f);
+    }
+    auto r = run.wait(60);
+    INFO(r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("changed while it was being staged") != std::string::npos);
+    for (int k = 0; k < 2; ++k) CHECK_FALSE(fs::exists(t.path + "/x/" + std::to_string(k) + "/big.bin"));
+    CHECK(no_temp_files(t.path + "/x"));
+}
