@@ -139,6 +139,33 @@ struct StoreWriter::Impl {
         if (rows_in_tx >= options.commit_rows) commit();
     }
 
+    // work[from, to) are AddFrames; as process() would, but with one add_frames() call.
+    void write_frames(std::vector<cmd::Command>& work, size_t from, size_t to) {
+        std::vector<const cmd::AddFrames*> batch;
+        int64_t rows = 0;
+        for (size_t k = from; k < to; ++k) {
+            queued_rows.fetch_sub(cmd::rows_of(work[k]), std::memory_order_relaxed);
+            const auto* f = &std::get<cmd::AddFrames>(work[k]);
+            batch.push_back(f);
+            frames_in_tx += f->frames.size();  // counted first: fail() counts them as dropped
+            rows += static_cast<int64_t>(f->frames.size());
+        }
+        try {
+            if (!in_tx) {
+                statements->begin();
+                in_tx = true;
+                tx_deadline = Clock::now() + options.commit_interval;
+            }
+            statements->add_frames(batch);
+            rows_in_tx += rows;
+            if (rows_in_tx >= options.commit_rows) commit();
+        } catch (const StoreError& e) {
+            fail(e.what(), e.code);
+        } catch (const std::exception& e) {
+            fail(path + ": " + e.what(), SQLITE_ERROR);
+        }
+    }
+
     void close_out() {
         commit();
         db.exec(index_sql, "building indexes");
@@ -191,8 +218,18 @@ struct StoreWriter::Impl {
                 urgent = false;
                 work.swap(queue);
             }
-            for (cmd::Command& c : work)
-                if (!process(c)) return;
+            for (size_t i = 0; i < work.size();) {
+                // Frames of consecutive messages (many sessions) are written together.
+                size_t j = i;
+                while (j < work.size() && std::holds_alternative<cmd::AddFrames>(work[j])) ++j;
+                if (j - i > 1 && !failed) {
+                    write_frames(work, i, j);
+                    i = j;
+                    continue;
+                }
+                if (!process(work[i])) return;
+                ++i;
+            }
             if (in_tx && Clock::now() >= tx_deadline) {
                 try {
                     commit();

@@ -133,16 +133,30 @@ void WriterStatements::operator()(const cmd::EndSession& c) {
     end_session_.bind_int(7, s.frames_received).bind_int(8, s.frames_lost).bind_text(9, s.detail).run();
 }
 
-void WriterStatements::operator()(const cmd::AddFrames& c) {
+void WriterStatements::operator()(const cmd::AddFrames& c) { add_frames({&c}); }
+
+void WriterStatements::add_frames(const std::vector<const cmd::AddFrames*>& batch) {
     // Rows go in groups of 32, 16, ... 1 per statement: one sqlite3_step per group instead of per
-    // row, where the orchestrator's writer thread spent most of its time (a session's 250 ms batch
-    // at 60 FPS is 15 rows: 8 + 4 + 2 + 1).
-    size_t i = 0;
+    // row, where the orchestrator's writer thread spent most of its time. The rows of every
+    // command in the batch (a message from each of many sessions) are grouped together.
+    size_t total = 0;
+    for (const auto* c : batch) total += c->frames.size();
+    size_t cmd_i = 0, row_i = 0, done = 0;
+    auto next = [&]() -> std::pair<int64_t, const FrameRecord*> {
+        while (row_i >= batch[cmd_i]->frames.size()) {
+            ++cmd_i;
+            row_i = 0;
+        }
+        return {batch[cmd_i]->session_id, &batch[cmd_i]->frames[row_i++]};
+    };
     for (int k = kFrameInsertSizes - 1; k >= 0; --k) {
         const size_t rows = size_t(1) << k;
         Stmt& st = frames_[static_cast<size_t>(k)];
-        for (; i + rows <= c.frames.size(); i += rows) {
-            for (size_t r = 0; r < rows; ++r) bind_frame(st, static_cast<int>(r) * 10, c.session_id, c.frames[i + r]);
+        for (; done + rows <= total; done += rows) {
+            for (size_t r = 0; r < rows; ++r) {
+                auto [session, frame] = next();
+                bind_frame(st, static_cast<int>(r) * 10, session, *frame);
+            }
             st.run();
         }
     }

@@ -1,6 +1,7 @@
 #pragma once
 // The writer thread's prepared statements: one per kind of row, prepared once, and the
-// transaction statements. apply() writes one data command (not Flush/Finish).
+// transaction statements. apply() writes one data command (not Flush/Finish); add_frames() writes
+// the frames of several commands together.
 #include <vector>
 
 #include "common/store/sqlite_handle.h"
@@ -17,6 +18,8 @@ public:
     void rollback() noexcept;  // best effort: after an error the transaction may be gone already
 
     void apply(const cmd::Command& c);
+    // Several AddFrames commands (of any sessions) at once: their rows share multi-row inserts.
+    void add_frames(const std::vector<const cmd::AddFrames*>& batch);
 
 private:
     void operator()(const cmd::BeginRun& c);
