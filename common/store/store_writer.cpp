@@ -139,31 +139,43 @@ struct StoreWriter::Impl {
         if (rows_in_tx >= options.commit_rows) commit();
     }
 
-    // work[from, to) are AddFrames; as process() would, but with one add_frames() call.
+    // work[from, to) are AddFrames; as process() would, but their rows share add_frames() calls,
+    // cut where a transaction reaches commit_rows (a failure then loses at most one transaction).
     void write_frames(std::vector<cmd::Command>& work, size_t from, size_t to) {
         std::vector<const cmd::AddFrames*> batch;
         int64_t rows = 0;
+        auto write_batch = [&] {
+            if (batch.empty() || failed) return;
+            try {
+                if (!in_tx) {
+                    statements->begin();
+                    in_tx = true;
+                    tx_deadline = Clock::now() + options.commit_interval;
+                }
+                statements->add_frames(batch);
+                rows_in_tx += rows;
+                if (rows_in_tx >= options.commit_rows) commit();
+            } catch (const StoreError& e) {
+                fail(e.what(), e.code);
+            } catch (const std::exception& e) {
+                fail(path + ": " + e.what(), SQLITE_ERROR);
+            }
+            batch.clear();
+            rows = 0;
+        };
         for (size_t k = from; k < to; ++k) {
             queued_rows.fetch_sub(cmd::rows_of(work[k]), std::memory_order_relaxed);
             const auto* f = &std::get<cmd::AddFrames>(work[k]);
+            if (failed) {
+                dropped_frames += f->frames.size();
+                continue;
+            }
             batch.push_back(f);
             frames_in_tx += f->frames.size();  // counted first: fail() counts them as dropped
             rows += static_cast<int64_t>(f->frames.size());
+            if (rows_in_tx + rows >= options.commit_rows) write_batch();
         }
-        try {
-            if (!in_tx) {
-                statements->begin();
-                in_tx = true;
-                tx_deadline = Clock::now() + options.commit_interval;
-            }
-            statements->add_frames(batch);
-            rows_in_tx += rows;
-            if (rows_in_tx >= options.commit_rows) commit();
-        } catch (const StoreError& e) {
-            fail(e.what(), e.code);
-        } catch (const std::exception& e) {
-            fail(path + ": " + e.what(), SQLITE_ERROR);
-        }
+        write_batch();
     }
 
     void close_out() {
