@@ -31,6 +31,9 @@ struct GpuClient {
     int session_id = -1;
     pid_t pid = 0;
     Renderer renderer = Renderer::unknown;
+    // The process's CPU time (utime + stime) when the caller has just read it from /proc, so the
+    // software sampler need not read it again; empty: the sampler reads it.
+    std::optional<double> cpu_seconds;
 };
 
 // Device-wide figures; a field the backend cannot read stays empty.

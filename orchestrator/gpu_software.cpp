@@ -17,13 +17,15 @@ GpuSnapshot SoftwareSampler::sample(int64_t t_ns, const std::vector<GpuClient>& 
     snap.source = "software";
     std::map<pid_t, Prev> next;
     for (const auto& c : clients) {
-        auto u = usage_.read(c.pid);
-        if (!u) continue;  // gone
-        next[c.pid] = {t_ns, u->cpu_seconds};
+        std::optional<double> cpu = c.cpu_seconds;
+        if (!cpu)
+            if (auto u = usage_.read(c.pid)) cpu = u->cpu_seconds;
+        if (!cpu) continue;  // gone
+        next[c.pid] = {t_ns, *cpu};
         auto p = prev_.find(c.pid);
         if (p == prev_.end() || t_ns <= p->second.t_ns) continue;
         double wall_s = double(t_ns - p->second.t_ns) * 1e-9;
-        double cpu_s = std::max(0.0, u->cpu_seconds - p->second.cpu_s);
+        double cpu_s = std::max(0.0, *cpu - p->second.cpu_s);
         GpuProcessSample s;
         s.session_id = c.session_id;
         s.pid = c.pid;

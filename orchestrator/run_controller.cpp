@@ -380,7 +380,7 @@ void Controller::measure_window(uint32_t repeat) {
         measured_wall_s_ += double(we - ws) * 1e-9;
         bool last = repeat + 1 >= plan_.repeats;
         // Frames arrive a little after they begin (fence, batching): judge once they are in.
-        auto grace = std::make_shared<asio::steady_timer>(io_, 600ms);
+        auto grace = std::make_shared<asio::steady_timer>(io_, 1100ms);
         grace->async_wait([this, grace, repeat, ws, we, last](boost::system::error_code e2) {
             if (!e2 && phase_ != Phase::stopping && phase_ != Phase::done) judge_window(repeat, ws, we, last);
         });
@@ -675,7 +675,8 @@ void Controller::sample() {
         for (const auto& [id, s] : sessions_)
             if (s.alive() && s.pid)
                 clients.push_back({static_cast<int>(id), s.pid,
-                                   !s.hello ? Renderer::unknown : s.software ? Renderer::software : Renderer::gpu});
+                                   !s.hello ? Renderer::unknown : s.software ? Renderer::software : Renderer::gpu,
+                                   s.last_cpu_t == t ? std::optional<double>(s.last_cpu_s) : std::nullopt});
         last_gpu_ = gpu_->sample(t, clients);
         for (const auto& e : last_gpu_.errors) store_->add_event({t, std::nullopt, "sampler-error", "gpu: " + e});
         auto g = gpu_sample_rows(last_gpu_);

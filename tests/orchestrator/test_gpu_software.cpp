@@ -58,3 +58,15 @@ TEST_CASE("software sampler: shares of the CPUs it was given, gone processes lef
     CHECK(b.processes[0].session_id == 3);
     CHECK(*b.processes[0].share_pct > 0);
 }
+
+TEST_CASE("software sampler: CPU time the orchestrator just read is used as given, not read again") {
+    SoftwareSampler s(2);
+    // pid 1 exists, but its own CPU time must not be what the share is computed from.
+    GpuClient c{7, 1, Renderer::software, 1.0};
+    CHECK(s.sample(1'000'000'000, {c}).processes.empty());  // the first sample only sets the baseline
+    c.cpu_seconds = 1.5;
+    auto snap = s.sample(2'000'000'000, {c});
+    REQUIRE(snap.processes.size() == 1);
+    CHECK(snap.processes[0].session_id == 7);
+    CHECK(*snap.processes[0].share_pct == doctest::Approx(25.0));  // 0.5 s of CPU in 1 s on 2 CPUs
+}
