@@ -125,7 +125,8 @@ TEST_CASE("a live run: the monitor shows its sessions as they run") {
         std::string err = read_file("/proc/" + std::to_string(run.pid()) + "/fd/2");
         return (port = port_in(err)) != 0;
     }));
-    // Wait until both sessions draw, so the screenshot has live figures.
+    // Wait until both sessions draw and the run's history holds a few seconds of FPS, so the
+    // screenshot has live figures and a plot line of some length, however slow the machine.
     REQUIRE(wait_until(60, [&] {
         auto r = http_get(port, "/api/v1/state");
         if (r.status != 200) return false;
@@ -133,6 +134,14 @@ TEST_CASE("a live run: the monitor shows its sessions as they run") {
         int drawing = 0;
         for (const auto& s : j["sessions"]) drawing += s["fps"].is_number();
         return drawing >= 2;
+    }));
+    REQUIRE(wait_until(60, [&] {
+        auto r = http_get(port, "/api/v1/history");
+        if (r.status != 200) return false;
+        int with_fps = 0;
+        const auto history = nlohmann::json::parse(r.body);
+        for (const auto& v : history["points"]["fps_median"]) with_fps += v.is_number();
+        return with_fps >= 5;
     }));
     Xvfb x;
     std::string url = "http://127.0.0.1:" + std::to_string(port);
