@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <thread>
 #include <random>
 #include <string>
@@ -118,6 +119,22 @@ std::vector<std::string> mpirun_argv(int ranks, std::vector<std::string> args) {
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
 }
+
+// A 256 MiB source staged in 1 MiB chunks to `ranks` ranks (destinations DIR/x/RANK) in the
+// background, once rank 1 is writing: a test acts in the middle of the transfer. rank1_temp is
+// rank 1's temporary file, whose name holds its PID.
+struct TransferInProgress {
+    TransferInProgress(const TempDir& t, int ranks, uint64_t seed) {
+        write_random_file(t.file("big.bin"), 256u << 20, seed);
+        for (int k = 0; k < ranks; ++k) fs::create_directories(t.path + "/x/" + std::to_string(k));
+        run = std::make_unique<BackgroundProcess>(
+            mpirun_argv(ranks, {"--source", t.file("big.bin"), "--dest", t.path + "/x/{rank}", "--chunk", "1M", "--quiet"}), mpi_env);
+        rank1_temp = wait_for_temp_file(t.path + "/x/1", 30);
+        REQUIRE_MESSAGE(!rank1_temp.empty(), "rank 1 never started writing");
+    }
+    std::unique_ptr<BackgroundProcess> run;
+    std::string rank1_temp;
+};
 
 bool no_temp_files(const std::string& dir) {
     if (!fs::exists(dir)) return true;
@@ -315,17 +332,13 @@ TEST_CASE("a manifest lists the files to stage, and bad flags are input errors")
 
 TEST_CASE("a rank killed mid-transfer leaves no partial copy under a final name; the next run cleans up and completes") {
     TempDir t;
-    write_random_file(t.file("big.bin"), 256u << 20, 21);
-    for (int k = 0; k < 3; ++k) fs::create_directories(t.path + "/x/" + std::to_string(k));
-    BackgroundProcess run(mpirun_argv(3, {"--source", t.file("big.bin"), "--dest", t.path + "/x/{rank}", "--chunk", "1M", "--quiet"}),
-                          mpi_env);
+    TransferInProgress tr(t, 3, 21);
+    const std::string temp = tr.rank1_temp;
     // Rank 1's temporary file names its process: kill that one, 20 ms into its transfer.
-    const std::string temp = wait_for_temp_file(t.path + "/x/1", 30);
-    REQUIRE_MESSAGE(!temp.empty(), "rank 1 never started writing");
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     REQUIRE_MESSAGE(!fs::exists(t.path + "/x/1/big.bin"), "the transfer ended before the kill; the file is too small for this machine");
     REQUIRE(::kill(pid_of_temp(temp), SIGKILL) == 0);
-    auto r = run.wait(60);
+    auto r = tr.run->wait(60);
     INFO(r.err);
     REQUIRE_FALSE(r.timed_out);
     CHECK(r.exit_code != 0);
@@ -440,11 +453,7 @@ TEST_CASE("without --quiet rank 0 says what the pre-check found and ends with th
 
 TEST_CASE("a source rewritten while it is staged fails the run; no copy mixing two versions appears") {
     TempDir t;
-    write_random_file(t.file("big.bin"), 256u << 20, 26);
-    for (int k = 0; k < 2; ++k) fs::create_directories(t.path + "/x/" + std::to_string(k));
-    BackgroundProcess run(mpirun_argv(2, {"--source", t.file("big.bin"), "--dest", t.path + "/x/{rank}", "--chunk", "1M", "--quiet"}),
-                          mpi_env);
-    REQUIRE_MESSAGE(!wait_for_temp_file(t.path + "/x/1", 30).empty(), "rank 1 never started writing");
+    TransferInProgress tr(t, 2, 26);
     REQUIRE_MESSAGE(!fs::exists(t.path + "/x/1/big.bin"), "the transfer ended first; the file is too small for this machine");
     {  // someone updates the asset in place
         FILE* f = std::fopen(t.file("big.bin").c_str(), "r+b");
@@ -453,7 +462,7 @@ TEST_CASE("a source rewritten while it is staged fails the run; no copy mixing t
         std::fputs("a newer version", f);
         std::fclose(f);
     }
-    auto r = run.wait(60);
+    auto r = tr.run->wait(60);
     INFO(r.err);
     REQUIRE_FALSE(r.timed_out);
     CHECK(r.exit_code == 1);
