@@ -148,14 +148,6 @@ int open_stat(pid_t pid) {
 
 }  // namespace
 
-std::optional<ProcessUsage> read_process_usage(pid_t pid) {
-    int fd = open_stat(pid);
-    if (fd < 0) return std::nullopt;
-    auto u = pread_stat(fd);
-    ::close(fd);
-    return u;
-}
-
 ProcessUsageReader::~ProcessUsageReader() {
     for (auto& [pid, e] : files_) ::close(e.fd);
 }

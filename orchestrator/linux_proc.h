@@ -40,8 +40,6 @@ struct ProcessUsage {
 };
 // One /proc/PID/stat line; nullopt when it is not one.
 std::optional<ProcessUsage> parse_proc_stat(std::string_view line);
-// nullopt when the process no longer exists.
-std::optional<ProcessUsage> read_process_usage(pid_t pid);
 
 // Samples many processes every second: keeps each one's /proc/PID/stat open and reads it with one
 // pread instead of open, read and close (with hundreds of sessions, the path lookups were most of

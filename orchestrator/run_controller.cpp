@@ -185,9 +185,10 @@ private:
 };
 
 void Controller::check_open_file_limit() {
-    // Per session: its telemetry socket, its process handle (pidfd) and its /proc/PID/stat kept
-    // open by the CPU sampler and the software GPU sampler; plus the database, the live API's
-    // clients, logs and GPU sampler files.
+    // Per session: its telemetry socket, its process handle (pidfd), its /proc/PID/stat kept open
+    // by the CPU sampler, and one to spare for a GPU sampler's per-process files (DRM fdinfo, or
+    // the software sampler when not handed the CPU time); plus the database, the live API's
+    // clients and logs.
     const uint64_t needed = 4ull * plan_.max_sessions() + 128;
     const uint64_t limit = raise_open_file_limit();
     if (needed > limit)

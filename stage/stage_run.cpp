@@ -86,14 +86,12 @@ int run_stage(const StageOptions& opt) {
     std::vector<unsigned long long> src_hash(nf, 0), dst_hash(nf, 0);
     std::vector<unsigned char> size_ok(nf, 0);
     // The root hashes its sources on a second thread while it checks its own destination.
-    bool src_hashed = false;
     std::string src_hash_error;
     std::thread src_hasher;
     if (checksum && mpi.rank == 0)
         src_hasher = std::thread([&] {
             try {
                 for (size_t i = 0; i < nf; ++i) src_hash[i] = file_xxh3(files[i].path);
-                src_hashed = true;
             } catch (const std::exception& e) {
                 src_hash_error = e.what();
             }
@@ -179,7 +177,7 @@ int run_stage(const StageOptions& opt) {
     // XXH3 of each source where this run computed it (checksum pre-check, or read whole while sent),
     // listed in the JSON summary: it is what run.assets takes to have `seatmark run` check a copy.
     std::vector<std::optional<uint64_t>> known_hash(nf);
-    if (src_hashed)
+    if (checksum && mpi.rank == 0 && src_hash_error.empty())
         for (size_t i = 0; i < nf; ++i) known_hash[i] = src_hash[i];
     for (size_t i = 0; i < nf; ++i) {
         if (!any_need[i]) continue;
@@ -207,14 +205,14 @@ int run_stage(const StageOptions& opt) {
     const bool failed = mpi.any(!error.empty());
     const double t_pre = mpi.max(precheck_s), t_xfer = mpi.max(transfer_s), t_fsync = mpi.max(fsync_s),
                  t_verify = mpi.max(verify_s), t_total = mpi.max(since(t0));
-    int hosts = 0, local0 = mpi.local_rank == 0 ? 1 : 0;
-    MPI_Allreduce(&local0, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    unsigned long long written_all = 0;
-    MPI_Allreduce(&written, &written_all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    int stale_all = 0;
-    MPI_Allreduce(&stale, &stale_all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    int writers = 0, w = writer ? 1 : 0;
-    MPI_Allreduce(&w, &writers, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    // Totals over all ranks in one reduction: hosts (local rank 0s), writers, copies written, stale
+    // temporary files removed.
+    unsigned long long mine_counts[4] = {mpi.local_rank == 0 ? 1ull : 0ull, writer ? 1ull : 0ull, written,
+                                         static_cast<unsigned long long>(stale)},
+                       totals[4] = {};
+    MPI_Allreduce(mine_counts, totals, 4, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    const int hosts = static_cast<int>(totals[0]), writers = static_cast<int>(totals[1]);
+    const unsigned long long written_all = totals[2], stale_all = totals[3];
 
     if (mpi.rank == 0) {
         uint64_t total_bytes = 0;
@@ -244,7 +242,7 @@ int run_stage(const StageOptions& opt) {
                         static_cast<unsigned long long>(sent_files), static_cast<double>(sent_bytes) / 1048576.0,
                         written_all, static_cast<unsigned long long>(copies));
             if (stale_all)
-                std::printf("removed %d temporary file(s) left by an earlier, interrupted stage\n", stale_all);
+                std::printf("removed %llu temporary file(s) left by an earlier, interrupted stage\n", stale_all);
             std::printf("%-12s %10s\n", "phase", "seconds");
             std::printf("%-12s %10.3f\n%-12s %10.3f  (%.0f MB/s)\n%-12s %10.3f\n%-12s %10.3f\n%-12s %10.3f\n", "pre-check", t_pre,
                         "transfer", t_xfer, mbps, "fsync", t_fsync, "post-verify", t_verify, "total", t_total);

@@ -126,17 +126,35 @@ struct StoreWriter::Impl {
         rows_in_tx = 0;
     }
 
-    void write(const cmd::Command& c) {
-        // Counted first: if anything below fails, fail() counts these frames as dropped.
-        if (auto* f = std::get_if<cmd::AddFrames>(&c)) frames_in_tx += f->frames.size();
+    // Runs f; any failure in it puts the writer in its failed state (fail()).
+    template <class F>
+    void guarded(F&& f) {
+        try {
+            f();
+        } catch (const StoreError& e) {
+            fail(e.what(), e.code);
+        } catch (const std::exception& e) {
+            fail(path + ": " + e.what(), SQLITE_ERROR);
+        }
+    }
+
+    // apply() writes `rows` rows inside the open transaction (begun if none); commits at commit_rows.
+    template <class F>
+    void in_transaction(int64_t rows, F&& apply) {
         if (!in_tx) {
             statements->begin();
             in_tx = true;
             tx_deadline = Clock::now() + options.commit_interval;
         }
-        statements->apply(c);
-        rows_in_tx += static_cast<int64_t>(cmd::rows_of(c));
+        apply();
+        rows_in_tx += rows;
         if (rows_in_tx >= options.commit_rows) commit();
+    }
+
+    void write(const cmd::Command& c) {
+        // Counted first: if anything below fails, fail() counts these frames as dropped.
+        if (auto* f = std::get_if<cmd::AddFrames>(&c)) frames_in_tx += f->frames.size();
+        in_transaction(static_cast<int64_t>(cmd::rows_of(c)), [&] { statements->apply(c); });
     }
 
     // work[from, to) are AddFrames; as process() would, but their rows share add_frames() calls,
@@ -145,21 +163,7 @@ struct StoreWriter::Impl {
         std::vector<const cmd::AddFrames*> batch;
         int64_t rows = 0;
         auto write_batch = [&] {
-            if (batch.empty() || failed) return;
-            try {
-                if (!in_tx) {
-                    statements->begin();
-                    in_tx = true;
-                    tx_deadline = Clock::now() + options.commit_interval;
-                }
-                statements->add_frames(batch);
-                rows_in_tx += rows;
-                if (rows_in_tx >= options.commit_rows) commit();
-            } catch (const StoreError& e) {
-                fail(e.what(), e.code);
-            } catch (const std::exception& e) {
-                fail(path + ": " + e.what(), SQLITE_ERROR);
-            }
+            if (!batch.empty() && !failed) guarded([&] { in_transaction(rows, [&] { statements->add_frames(batch); }); });
             batch.clear();
             rows = 0;
         };
@@ -192,15 +196,11 @@ struct StoreWriter::Impl {
         auto* flush = std::get_if<cmd::Flush>(&c);
         auto* finish = std::get_if<cmd::Finish>(&c);
         if (!failed) {
-            try {
+            guarded([&] {
                 if (flush) commit();
                 else if (finish) close_out();
                 else write(c);
-            } catch (const StoreError& e) {
-                fail(e.what(), e.code);
-            } catch (const std::exception& e) {
-                fail(path + ": " + e.what(), SQLITE_ERROR);
-            }
+            });
         } else if (auto* f = std::get_if<cmd::AddFrames>(&c)) {
             dropped_frames += f->frames.size();
         }
@@ -242,13 +242,7 @@ struct StoreWriter::Impl {
                 if (!process(work[i])) return;
                 ++i;
             }
-            if (in_tx && Clock::now() >= tx_deadline) {
-                try {
-                    commit();
-                } catch (const StoreError& e) {
-                    fail(e.what(), e.code);
-                }
-            }
+            if (in_tx && Clock::now() >= tx_deadline) guarded([&] { commit(); });
         }
     }
 

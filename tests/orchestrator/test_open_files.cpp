@@ -150,7 +150,7 @@ TEST_CASE("/proc/PID/stat: CPU time and RSS parsed, kept files read again, close
     REQUIRE(second);
     CHECK(second->cpu_seconds > first->cpu_seconds);
     CHECK(reader.open_files() == 1);  // the same kept file
-    auto own = orchestrator::read_process_usage(child);
+    auto own = orchestrator::ProcessUsageReader().read(child);  // a fresh reader, a fresh file
     REQUIRE(own);
     CHECK(own->rss_bytes == second->rss_bytes);
 
@@ -158,7 +158,7 @@ TEST_CASE("/proc/PID/stat: CPU time and RSS parsed, kept files read again, close
     ::waitpid(child, nullptr, 0);
     CHECK_FALSE(reader.read(child));  // gone: nothing read, its file closed
     CHECK(reader.open_files() == 0);
-    CHECK_FALSE(orchestrator::read_process_usage(child));
+    CHECK_FALSE(orchestrator::ProcessUsageReader().read(child));
 
     REQUIRE(reader.read(getpid()));
     reader.sweep();                        // read since the last sweep: kept
