@@ -8,7 +8,7 @@
 
 #include "client/session_cli.h"
 #include "client/vk_check.h"
-#include "orchestrator/probe_cli.h"
+#include "app/probe_cli.h"
 #include "orchestrator/run_cli.h"
 #include "report/analysis.h"
 #include "report/report_cli.h"
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
         auto h = seatmark::report::headline(analysis);
         return "max density " + h.density + " (" + h.sla + "); knee " + h.knee + "; run " + h.status;
     });
-    seatmark::orchestrator::add_probe_command(app, run);
+    seatmark::app::add_probe_command(app, run);
     seatmark::report::add_report_commands(app, run);
     seatmark::monitor::add_monitor_command(app, run);
     seatmark::stage::add_stage_command(app, run);

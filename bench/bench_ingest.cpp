@@ -1,6 +1,6 @@
 // How fast the run database takes frames, against SQLite itself in the same run.
 //
-//  (a) peer: raw SQLite, the same frames table (common/store/schema.cpp), a fresh file with the
+//  (a) peer: raw SQLite, the same frames table (store/schema.cpp), a fresh file with the
 //      writer's connection settings (WAL, synchronous=NORMAL), one prepared INSERT, all N rows in
 //      one transaction: the textbook fast path for bulk inserts.
 //  (b) StoreWriter::add_frames from 4 producer threads in batches of 64 frames, timed from the
@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "common/frame_record.h"
-#include "common/store/schema.h"
-#include "common/store/sqlite_handle.h"
-#include "common/store/store_writer.h"
+#include "store/schema.h"
+#include "store/sqlite_handle.h"
+#include "store/store_writer.h"
 
 using namespace seatmark;
 using namespace seatmark::store;

@@ -11,8 +11,8 @@
 #include <ctime>
 #include <vector>
 
-#include "client/screenshot.h"
-#include "common/stats.h"
+#include "image/png.h"
+#include "core/stats.h"
 #include "monitor/monitor_app.h"
 #include "monitor/monitor_ui.h"
 #include "monitor/synthetic.h"
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
                 t.p95_ms / budget_ms, t.median_ms / std::max(peer.median_ms, 1e-3));
     // For a look at what was measured: SEATMARK_BENCH_SHOT=out.png writes the last frame.
     if (const char* shot = std::getenv("SEATMARK_BENCH_SHOT"))
-        client::write_png(shot, uint32_t(surface->width()), uint32_t(surface->height()), surface->read_rgba());
+        image::write_png(shot, uint32_t(surface->width()), uint32_t(surface->height()), surface->read_rgba());
     std::printf("  %s\n", t.p95_ms < budget_ms ? "goal met" : "goal missed (a loaded machine shows here too: see the CPU figure)");
     return 0;
 }

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <string>
 
-#include "common/store/store_reader.h"
-#include "orchestrator/plan.h"
+#include "store/store_reader.h"
+#include "core/plan.h"
 #include "orchestrator/run_controller.h"
 
 using namespace seatmark;
@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
     std::string text = "name = \"bench-orchestrator\"\n[run]\nheartbeat_timeout = \"30s\"\n[steps]\nlist = [" +
                        std::to_string(sessions) + "]\nsettle = \"3s\"\nwindow = \"" + window +
                        "\"\n[[mix]]\nprofile = \"ci-tiny\"\n[sla]\nlatency_p95_ms = 1000\n";
-    auto plan = orchestrator::parse_plan(text, "bench plan");
+    auto plan = core::parse_plan(text, "bench plan");
     orchestrator::RunOptions o;
     o.db_path = (dir / "run.db").string();
     o.quiet = true;

@@ -28,8 +28,8 @@
 #include <thread>
 #include <vector>
 
-#include "common/store/store_reader.h"
-#include "common/store/store_writer.h"
+#include "store/store_reader.h"
+#include "store/store_writer.h"
 #include "report/analysis.h"
 #include "report/write_report.h"
 

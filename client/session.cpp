@@ -15,7 +15,7 @@
 #include "client/frame_log.h"
 #include "client/interaction.h"
 #include "client/renderer.h"
-#include "client/screenshot.h"
+#include "image/png.h"
 #include "client/stop_signal.h"
 #include "client/telemetry.h"
 #include "client/vk_instance.h"
@@ -293,7 +293,7 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
         // The screenshot frame doubles as warm-up: first-use costs stay out of the measurements.
         Interaction home(assembly, DisplayMode::shaded_edges, prof.scene.seed, aspect);
         auto pixels = renderer.capture(home.params(aspect));
-        if (!opts.screenshot.empty()) write_png(opts.screenshot, rs.width, rs.height, pixels);
+        if (!opts.screenshot.empty()) image::write_png(opts.screenshot, rs.width, rs.height, pixels);
     }
     tick(telemetry);
 

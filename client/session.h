@@ -8,7 +8,7 @@
 
 #include "client/vk_device.h"
 #include "common/frame_record.h"
-#include "common/stats.h"
+#include "core/stats.h"
 #include "workloads/profile.h"
 
 namespace seatmark::client {

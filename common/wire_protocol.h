@@ -54,7 +54,7 @@
 //                f64 low1_tw_fps, f64 cpu_p50_ms, f64 gpu_p50_ms,
 //                f64 active_s, f64 wall_s, f64 cpu_s,
 //                u64 frames, u64 dropped, str message
-//                The session's FrameSummary (common/stats.h; NaN where a figure has no
+//                The session's FrameSummary (common/frame_summary.h; NaN where a figure has no
 //                data, all 0 when the session failed before its summary) and, when
 //                exit_code != 0, why. Sent last; the session then closes.
 //
@@ -72,7 +72,7 @@
 #include <vector>
 
 #include "common/frame_record.h"
-#include "common/stats.h"
+#include "common/frame_summary.h"
 
 namespace seatmark::wire {
 

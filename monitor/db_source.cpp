@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/stats.h"
-#include "common/store/store_reader.h"
-#include "orchestrator/plan.h"
+#include "core/stats.h"
+#include "store/store_reader.h"
+#include "core/plan.h"
 
 namespace seatmark::monitor {
 
@@ -32,7 +32,7 @@ DbSource::DbSource(const std::string& path) : path_(path) {
     std::map<std::string, Sla> sla_by_profile;
     Sla default_sla;
     try {
-        orchestrator::Plan plan = orchestrator::parse_plan(run.plan_text, run.plan_path.empty() ? "stored plan" : run.plan_path);
+        core::Plan plan = core::parse_plan(run.plan_text, run.plan_path.empty() ? "stored plan" : run.plan_path);
         plan_name_ = plan.name;
         plan_steps_ = plan.steps.size();
         default_sla = plan.default_sla;
@@ -164,8 +164,8 @@ DbSource::DbSource(const std::string& path) : path_(path) {
 
     // Run-wide history, as the live API keeps it: at most ~1500 points.
     double spacing = std::max(1.0, t_end_s_ / 1500);
-    for (double t = 0; t <= t_end_s_ + 1e-9; t += spacing) history_.push_back(orchestrator::history_point(state_at(t)));
-    if (history_.empty() || history_.back().t_s < t_end_s_) history_.push_back(orchestrator::history_point(state_at(t_end_s_)));
+    for (double t = 0; t <= t_end_s_ + 1e-9; t += spacing) history_.push_back(core::history_point(state_at(t)));
+    if (history_.empty() || history_.back().t_s < t_end_s_) history_.push_back(core::history_point(state_at(t_end_s_)));
     // Open at the end of the last measured window: the busiest moment that was judged.
     t_now_s_ = t_end_s_;
     for (const auto& st : steps_)
@@ -181,8 +181,8 @@ double DbSource::at_or_before(const std::vector<std::pair<int64_t, double>>& v, 
     return t - it->first <= max_age_ns ? it->second : nan;
 }
 
-orchestrator::LiveState DbSource::state_at(double t_s) const {
-    orchestrator::LiveState st;
+core::LiveState DbSource::state_at(double t_s) const {
+    core::LiveState st;
     const int64_t t = origin_ns_ + int64_t(t_s * 1e9);
     const bool at_end = t_s >= t_end_s_ - 1e-6;
     st.plan = plan_name_;
@@ -214,7 +214,7 @@ orchestrator::LiveState DbSource::state_at(double t_s) const {
     bool chain = true;
     for (const auto& s : steps_) {
         if (!s.ended_ns || *s.ended_ns > t || s.verdict < 0) continue;
-        orchestrator::LiveStep ls;
+        core::LiveStep ls;
         ls.index = s.idx;
         ls.sessions = s.sessions;
         ls.pass = s.verdict == 1;
@@ -234,7 +234,7 @@ orchestrator::LiveState DbSource::state_at(double t_s) const {
     st.gpu_mem_total_bytes = at_or_before(gpu_mem_total_, t, INT64_MAX);
     for (const auto& s : sessions_) {
         if (s.row.started_ns > t) continue;
-        orchestrator::LiveSession ls;
+        core::LiveSession ls;
         ls.id = uint32_t(s.row.id);
         ls.profile = s.row.profile;
         ls.pid = s.row.pid;

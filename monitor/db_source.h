@@ -5,8 +5,8 @@
 // and p95 over the 3 s before it, the SLA from the stored plan.
 #include <map>
 
-#include "common/sla.h"
-#include "common/store/records.h"
+#include "core/sla.h"
+#include "store/records.h"
 #include "monitor/data_source.h"
 
 namespace seatmark::monitor {
@@ -20,7 +20,7 @@ public:
     void set_time(double t_s) override;
 
     double run_seconds() const { return t_end_s_; }
-    orchestrator::LiveState state_at(double t_s) const;
+    core::LiveState state_at(double t_s) const;
 
 private:
     struct Session {
@@ -53,7 +53,7 @@ private:
     std::vector<std::pair<int64_t, double>> host_cpu_, host_mem_, gpu_util_, gpu_mem_, gpu_mem_total_;
     std::string gpu_backend_ = "none";
     double host_mem_total_ = NAN;
-    std::vector<orchestrator::LiveHistoryPoint> history_;
+    std::vector<core::LiveHistoryPoint> history_;
     std::optional<uint32_t> selected_;
     std::map<uint32_t, std::shared_ptr<const FrameSeries>> series_;
     std::shared_ptr<const MonitorData> snap_;

@@ -14,7 +14,7 @@ constexpr size_t max_events_kept = 2000;
 
 LiveApiSource::LiveApiSource(LiveSourceOptions o) : opts_(std::move(o)) {
     if (opts_.url.empty()) {
-        for (uint16_t p = orchestrator::default_live_port; p < orchestrator::default_live_port + 10; ++p) {
+        for (uint16_t p = core::default_live_port; p < core::default_live_port + 10; ++p) {
             HttpUrl u;
             u.port = p;
             candidates_.push_back(u);
@@ -83,7 +83,7 @@ nlohmann::json LiveApiSource::get_json(const HttpUrl& u, const std::string& targ
 void LiveApiSource::poll(const HttpUrl& u) {
     auto sj = get_json(u, "/api/v1/state");
     if (!sj.contains("schema") || !sj.contains("run")) throw std::runtime_error("not a seatmark live API");
-    auto state = orchestrator::state_from_json(sj);
+    auto state = core::state_from_json(sj);
     int64_t mono_start = sj["run"].value("mono_start_ns", int64_t(0));
     if (state.started_unix_ns != run_started_unix_ns_) {  // a new run (or the first)
         reset_run();
@@ -95,7 +95,7 @@ void LiveApiSource::poll(const HttpUrl& u) {
     // Events: the state carries the recent ones; keep each once.
     if (auto it = sj.find("events"); it != sj.end() && it->is_array())
         for (const auto& ej : *it) {
-            auto e = orchestrator::event_from_json(ej);
+            auto e = core::event_from_json(ej);
             if (e.id <= last_event_id_) continue;
             last_event_id_ = e.id;
             work_.events.push_back(describe_event(e, state.started_unix_ns));
@@ -106,7 +106,7 @@ void LiveApiSource::poll(const HttpUrl& u) {
     // History since the last point we have.
     char q[64];
     std::snprintf(q, sizeof q, "/api/v1/history?since=%.3f", history_since_);
-    auto hist = orchestrator::history_from_json(get_json(u, q));
+    auto hist = core::history_from_json(get_json(u, q));
     for (const auto& p : hist) {
         if (p.t_s <= history_since_) continue;
         work_.history.push_back(p);
@@ -129,7 +129,7 @@ void LiveApiSource::poll(const HttpUrl& u) {
         if (known) {
             auto fj = get_json(u, "/api/v1/frames?session=" + std::to_string(*want) +
                                       "&since=" + std::to_string(frames_next_) + "&max=10000");
-            auto frames = orchestrator::frames_from_json(fj);
+            auto frames = core::frames_from_json(fj);
             if (!frames_ || !frames.empty()) {
                 auto next = std::make_shared<FrameSeries>(frames_ ? *frames_ : FrameSeries{});
                 next->session = *want;

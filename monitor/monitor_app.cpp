@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "client/screenshot.h"
+#include "image/png.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "monitor/db_source.h"
@@ -101,7 +101,7 @@ int run_monitor(const MonitorOptions& o) {
         }
         draw_once(rt, *surface, ui, *src, 1.0f / 30);
         auto px = surface->read_rgba();
-        client::write_png(o.screenshot, uint32_t(surface->width()), uint32_t(surface->height()), px);
+        image::write_png(o.screenshot, uint32_t(surface->width()), uint32_t(surface->height()), px);
         auto snap = src->snapshot();
         std::fprintf(stderr, "seatmark monitor: wrote %s (%dx%d, %s, %s); %zu sessions, source %s\n",
                      o.screenshot.c_str(), surface->width(), surface->height(), surface->context_kind().c_str(),

@@ -5,8 +5,8 @@
 
 namespace seatmark::monitor {
 
-std::vector<StepBand> bands_from_history(const std::vector<orchestrator::LiveHistoryPoint>& h,
-                                         const std::vector<orchestrator::LiveStep>& verdicts, double t_end_s) {
+std::vector<StepBand> bands_from_history(const std::vector<core::LiveHistoryPoint>& h,
+                                         const std::vector<core::LiveStep>& verdicts, double t_end_s) {
     std::vector<StepBand> out;
     for (const auto& p : h) {
         if (p.step == 0) continue;
@@ -32,7 +32,7 @@ bool is_failure_state(const std::string& s) {
            s == "protocol" || s == "killed";
 }
 
-EventLine describe_event(const orchestrator::LiveEvent& e, int64_t run_started_unix_ns) {
+EventLine describe_event(const core::LiveEvent& e, int64_t run_started_unix_ns) {
     EventLine l;
     l.id = e.id;
     l.kind = e.kind;
@@ -68,7 +68,7 @@ EventLine describe_event(const orchestrator::LiveEvent& e, int64_t run_started_u
     return l;
 }
 
-double progress(const orchestrator::LiveState& s) {
+double progress(const core::LiveState& s) {
     if (s.steps == 0) return 0;
     if (s.status != "running" && s.status != "stopping") return 1;
     double done = double(s.finished_steps.size());

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "orchestrator/live_json.h"
-#include "orchestrator/live_state.h"
+#include "core/live_json.h"
+#include "core/live_state.h"
 
 namespace seatmark::monitor {
 
@@ -47,8 +47,8 @@ struct FrameSeries {
 };
 
 struct MonitorData {
-    orchestrator::LiveState state;                     // at t_now_s
-    std::vector<orchestrator::LiveHistoryPoint> history;
+    core::LiveState state;                     // at t_now_s
+    std::vector<core::LiveHistoryPoint> history;
     std::vector<StepBand> bands;
     std::vector<EventLine> events;
     std::shared_ptr<const FrameSeries> frames;         // the selected session's, when any
@@ -62,16 +62,16 @@ struct MonitorData {
 };
 
 // Steps as bands on the time axis, from the history's step numbers and the verdicts so far.
-std::vector<StepBand> bands_from_history(const std::vector<orchestrator::LiveHistoryPoint>& h,
-                                         const std::vector<orchestrator::LiveStep>& verdicts, double t_end_s);
+std::vector<StepBand> bands_from_history(const std::vector<core::LiveHistoryPoint>& h,
+                                         const std::vector<core::LiveStep>& verdicts, double t_end_s);
 
 // An event as one line for people; `bad` for failures.
-EventLine describe_event(const orchestrator::LiveEvent& e, int64_t run_started_unix_ns);
+EventLine describe_event(const core::LiveEvent& e, int64_t run_started_unix_ns);
 
 // Session states that are failures (crash, hang, device-lost, ...), as opposed to running or a clean end.
 bool is_failure_state(const std::string& state);
 
 // 0..1 of the run done, for the header's progress bar.
-double progress(const orchestrator::LiveState& s);
+double progress(const core::LiveState& s);
 
 }  // namespace seatmark::monitor

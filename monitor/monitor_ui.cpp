@@ -31,16 +31,16 @@ std::string bytes_text(double v) {
 }
 
 std::optional<uint32_t> shown_session(UiState& ui, const MonitorData& d) {
-    auto find = [&](uint32_t id) -> const orchestrator::LiveSession* {
+    auto find = [&](uint32_t id) -> const core::LiveSession* {
         for (const auto& s : d.state.sessions)
             if (s.id == id) return &s;
         return nullptr;
     };
     if (ui.selected && find(*ui.selected)) return ui.selected;
-    const orchestrator::LiveSession* cur = ui.auto_pick ? find(*ui.auto_pick) : nullptr;
+    const core::LiveSession* cur = ui.auto_pick ? find(*ui.auto_pick) : nullptr;
     if (!cur || cur->state != "running") {
         // The running session with the worst p95 right now; else the last one there is.
-        const orchestrator::LiveSession* worst = nullptr;
+        const core::LiveSession* worst = nullptr;
         for (const auto& s : d.state.sessions)
             if (s.state == "running" && std::isfinite(s.p95_ms) && (!worst || s.p95_ms > worst->p95_ms)) worst = &s;
         if (!worst && !cur && !d.state.sessions.empty()) worst = &d.state.sessions.back();

@@ -30,7 +30,7 @@ MonitorData synthetic_data(size_t sessions, double seconds, size_t frames, uint3
     s.gpu_mem_used_bytes = 60e9;
     s.gpu_mem_total_bytes = 96e9;
     for (size_t k = 0; k + 1 < steps; ++k) {
-        orchestrator::LiveStep st;
+        core::LiveStep st;
         st.index = uint32_t(k);
         st.sessions = uint32_t(sessions * (k + 1) / steps);
         st.pass = k < 5;
@@ -41,7 +41,7 @@ MonitorData synthetic_data(size_t sessions, double seconds, size_t frames, uint3
         if (st.pass) s.max_density_so_far = st.sessions;
     }
     for (size_t i = 0; i < sessions; ++i) {
-        orchestrator::LiveSession x;
+        core::LiveSession x;
         x.id = uint32_t(i);
         x.profile = i % 4 == 3 ? "viewer-light" : "designer-medium";
         x.pid = 10000 + int64_t(i);
@@ -62,7 +62,7 @@ MonitorData synthetic_data(size_t sessions, double seconds, size_t frames, uint3
     s.frames_stored = 123456789;
     // History: one point a second, the ramp visible in FPS and p95.
     for (double t = 0; t <= seconds; t += std::max(1.0, seconds / 3600)) {
-        orchestrator::LiveHistoryPoint p;
+        core::LiveHistoryPoint p;
         p.t_s = t;
         p.step = uint32_t(std::min<double>(steps, 1 + t / seconds * steps));
         p.target = uint32_t(sessions * p.step / steps);

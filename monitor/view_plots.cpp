@@ -10,7 +10,7 @@ namespace seatmark::monitor {
 
 namespace {
 
-using orchestrator::LiveHistoryPoint;
+using core::LiveHistoryPoint;
 
 template <class F>
 double max_of(const std::vector<LiveHistoryPoint>& h, const XRange& x, F f) {
@@ -27,7 +27,7 @@ void draw_session_plot(UiState& ui, const MonitorData& d, ImVec2 size) {
     ImGui::BeginChild("session-plot", size, false, ImGuiWindowFlags_NoScrollbar);
     ImGui::PopStyleColor();
     auto shown = shown_session(ui, d);
-    const orchestrator::LiveSession* s = nullptr;
+    const core::LiveSession* s = nullptr;
     for (const auto& x : d.state.sessions)
         if (shown && x.id == *shown) s = &x;
     if (!s) {

@@ -8,7 +8,7 @@
 
 namespace seatmark::monitor {
 
-ImU32 session_colour(const orchestrator::LiveSession& s) {
+ImU32 session_colour(const core::LiveSession& s) {
     if (is_failure_state(s.state)) return colour::tile_failed;
     if (s.state == "starting") return colour::tile_starting;
     if (s.state == "stopping") return colour::tile_stopping;
@@ -24,7 +24,7 @@ void legend_item(ImDrawList* dl, ImVec2& at, ImU32 c, const char* text, ImFont* 
     at.x += 14 + font->CalcTextSizeA(font->FontSize, 1e9f, 0, text).x + 12;
 }
 
-void tooltip(const orchestrator::LiveSession& s) {
+void tooltip(const core::LiveSession& s) {
     ImGui::BeginTooltip();
     ImGui::Text("session %u  ·  %s", s.id, s.profile.c_str());
     ImGui::Separator();

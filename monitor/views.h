@@ -18,6 +18,6 @@ std::string clock_text(double seconds);
 // "512 MiB", "1.5 GiB"
 std::string bytes_text(double bytes);
 // Tile colour for a session's state and SLA.
-ImU32 session_colour(const orchestrator::LiveSession& s);
+ImU32 session_colour(const core::LiveSession& s);
 
 }  // namespace seatmark::monitor

@@ -13,7 +13,7 @@
 
 namespace seatmark::orchestrator {
 
-void verify_assets(const Plan& plan) {
+void verify_assets(const core::Plan& plan) {
     const std::string again = "; stage it again (seatmark stage --verify checksum --source ... --dest ...) or fix run.assets";
     for (const auto& a : plan.assets) {
         const std::string head = a.where + "asset " + a.path;

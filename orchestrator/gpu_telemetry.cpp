@@ -46,10 +46,10 @@ GpuSnapshot GpuTelemetry::sample(int64_t t_ns, const std::vector<GpuClient>& cli
     return snap;
 }
 
-GpuMemoryCheck GpuTelemetry::check_memory(int64_t t0, int64_t t1, double limit_pct) const {
+core::GpuMemoryCheck GpuTelemetry::check_memory(int64_t t0, int64_t t1, double limit_pct) const {
     std::string why = backend_ == "software" ? "no GPU telemetry: sessions' share is process CPU time"
                                              : backend_ + " gave no device memory figures";
-    return check_gpu_memory(memory_, t0, t1, limit_pct, why);
+    return core::check_gpu_memory(memory_, t0, t1, limit_pct, why);
 }
 
 std::vector<store::SampleRow> gpu_sample_rows(const GpuSnapshot& s) {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "common/store/records.h"
-#include "orchestrator/gpu_memory_check.h"
+#include "store/records.h"
+#include "core/gpu_memory_check.h"
 #include "orchestrator/gpu_sampler.h"
 #include "orchestrator/gpu_software.h"
 
@@ -31,13 +31,13 @@ public:
     GpuSnapshot sample(int64_t t_ns, const std::vector<GpuClient>& clients);
 
     // The GPU memory bound over [t0, t1), from the device memory samples taken so far.
-    GpuMemoryCheck check_memory(int64_t t0, int64_t t1, double limit_pct) const;
+    core::GpuMemoryCheck check_memory(int64_t t0, int64_t t1, double limit_pct) const;
 
 private:
     GpuBackends backends_;
     SoftwareSampler software_;
     std::string backend_;
-    std::vector<GpuMemoryPoint> memory_;
+    std::vector<core::GpuMemoryPoint> memory_;
 };
 
 // Store rows for one sample. Device-wide (session_id NULL), source = the backend:

@@ -19,7 +19,7 @@
 
 #include "common/clock.h"
 #include "common/errors.h"
-#include "orchestrator/live_json.h"
+#include "core/live_json.h"
 #include "orchestrator/live_metrics.h"
 
 namespace seatmark::orchestrator {
@@ -49,8 +49,8 @@ int64_t unix_now_ns() {
     return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-std::string sse_text(const LiveEvent& e) {
-    return "id: " + std::to_string(e.id) + "\nevent: " + e.kind + "\ndata: " + event_json(e).dump() + "\n\n";
+std::string sse_text(const core::LiveEvent& e) {
+    return "id: " + std::to_string(e.id) + "\nevent: " + e.kind + "\ndata: " + core::event_json(e).dump() + "\n\n";
 }
 
 // Constant-time comparison for the token.
@@ -123,17 +123,17 @@ struct LiveApi::Impl {
     std::vector<std::weak_ptr<SseClient>> subscribers;
     size_t open_conns = 0;
 
-    std::deque<LiveEvent> backlog;
+    std::deque<core::LiveEvent> backlog;
     uint64_t next_event_id = 1;
     ApiCounters counters;
-    LiveHistory history;
+    core::LiveHistory history;
     nlohmann::json plan;
 
-    std::optional<LiveState> state;
+    std::optional<core::LiveState> state;
     int64_t state_at_ns = 0, mono_start_ns = 0;
     uint64_t ticks = 0;
 
-    const LiveState& current_state(bool force = false);
+    const core::LiveState& current_state(bool force = false);
     Reply handle(const http::request<http::empty_body>& req);
     Reply route(std::string_view path, std::string_view query, const http::request<http::empty_body>& req);
     void accept();
@@ -336,7 +336,7 @@ void HttpConn::upgrade(uint64_t last_event_id) {
 
 // ---------------------------------------------------------------------------
 
-const LiveState& LiveApi::Impl::current_state(bool force) {
+const core::LiveState& LiveApi::Impl::current_state(bool force) {
     int64_t t = now_ns();
     if (!state || force || t - state_at_ns >= state_cache_ns) {
         state = source->live_state();
@@ -411,11 +411,11 @@ Reply LiveApi::Impl::route(std::string_view path, std::string_view query,
     Reply r;
     if (path == "/api/v1/state") {
         if (auto e = check_keys({})) return *e;
-        const LiveState& s = current_state();
-        std::deque<LiveEvent> recent;
+        const core::LiveState& s = current_state();
+        std::deque<core::LiveEvent> recent;
         for (size_t i = backlog.size() > state_events ? backlog.size() - state_events : 0; i < backlog.size(); ++i)
             recent.push_back(backlog[i]);
-        r.body = state_json(s, mono_start_ns, recent, plan).dump() + "\n";
+        r.body = core::state_json(s, mono_start_ns, recent, plan).dump() + "\n";
         return r;
     }
     if (path == "/api/v1/frames") {
@@ -429,12 +429,12 @@ Reply LiveApi::Impl::route(std::string_view path, std::string_view query,
             return error_reply(400, "bad query: since must be a frame sequence number");
         if (auto v = param("max"); v && (!parse_uint(*v, max) || max < 1 || max > frames_limit))
             return error_reply(400, "bad query: max must be 1.." + std::to_string(frames_limit));
-        const LiveState& s = current_state();
+        const core::LiveState& s = current_state();
         bool known = false;
         for (const auto& x : s.sessions) known = known || x.id == session;
         if (!known) return error_reply(404, "no session " + std::to_string(session) + " in this run");
         auto frames = source->live_frames(static_cast<uint32_t>(session), since, max);
-        r.body = frames_json(static_cast<uint32_t>(session), since, frames, max).dump() + "\n";
+        r.body = core::frames_json(static_cast<uint32_t>(session), since, frames, max).dump() + "\n";
         return r;
     }
     if (path == "/api/v1/history") {
@@ -442,7 +442,7 @@ Reply LiveApi::Impl::route(std::string_view path, std::string_view query,
         double since = -1;
         if (auto v = param("since"); v && !parse_seconds(*v, since))
             return error_reply(400, "bad query: since must be seconds since the run started");
-        r.body = history_json(history.points(), since, history.spacing_s()).dump() + "\n";
+        r.body = core::history_json(history.points(), since, history.spacing_s()).dump() + "\n";
         return r;
     }
     if (path == "/api/v1/events") {
@@ -508,7 +508,7 @@ void LiveApi::Impl::accept() {
 void LiveApi::Impl::tick() {
     auto t = ticker.lock();
     if (!t || finished) return;
-    history.add(history_point(current_state(true)));
+    history.add(core::history_point(current_state(true)));
     if (++ticks % 15 == 0) {  // keeps idle event streams open through proxies, and notices dead ones
         prune();
         for (auto& w : subscribers)
@@ -614,7 +614,7 @@ void LiveApi::started(asio::io_context& io, LiveSource& source) {
     m.accept();
     auto t = std::make_shared<asio::steady_timer>(io, 1s);
     m.ticker = t;
-    m.history.add(history_point(m.current_state(true)));
+    m.history.add(core::history_point(m.current_state(true)));
     t->async_wait([&m, t](boost::system::error_code ec) {
         if (!ec) m.tick();
     });
@@ -622,7 +622,7 @@ void LiveApi::started(asio::io_context& io, LiveSource& source) {
 
 void LiveApi::event(const std::string& kind, const std::string& json) {
     Impl& m = *impl_;
-    LiveEvent e;
+    core::LiveEvent e;
     e.id = m.next_event_id++;
     e.t_unix_ns = unix_now_ns();
     e.kind = kind;

@@ -12,11 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "orchestrator/live_state.h"
+#include "orchestrator/live_observer.h"
 
 namespace seatmark::orchestrator {
 
-constexpr uint16_t default_live_port = 7878;
 constexpr const char* default_listen = "127.0.0.1:7878";
 
 struct ListenAddress {

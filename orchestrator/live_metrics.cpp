@@ -73,7 +73,7 @@ std::string prometheus_escape(const std::string& v) {
     return o;
 }
 
-std::string prometheus_text(const LiveState& s, const ApiCounters& c) {
+std::string prometheus_text(const core::LiveState& s, const ApiCounters& c) {
     Writer w;
     w.gauge("seatmark_run_info", "The run being measured (always 1; the labels carry the facts).", 1,
             {{"plan", s.plan}, {"host", s.host}, {"status", s.status}, {"db", s.db_path}});
@@ -117,7 +117,7 @@ std::string prometheus_text(const LiveState& s, const ApiCounters& c) {
     w.family("seatmark_frames_lost_total", "counter", "Frames sessions sent that never arrived (counted at session end).");
     w.sample("seatmark_frames_lost_total", double(s.frames_lost));
 
-    auto session_labels = [](const LiveSession& x) {
+    auto session_labels = [](const core::LiveSession& x) {
         return Labels{{"session", std::to_string(x.id)}, {"profile", x.profile}};
     };
     w.family("seatmark_session_up", "gauge", "1 while the session process runs; the state label says how it is or ended.");

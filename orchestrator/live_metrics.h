@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "orchestrator/live_state.h"
+#include "core/live_state.h"
 
 namespace seatmark::orchestrator {
 
@@ -14,7 +14,7 @@ struct ApiCounters {
     std::map<int, uint64_t> requests_by_code;         // HTTP responses the API sent, by status
 };
 
-std::string prometheus_text(const LiveState& s, const ApiCounters& c);
+std::string prometheus_text(const core::LiveState& s, const ApiCounters& c);
 
 // A label value with \, " and newline escaped as the format requires.
 std::string prometheus_escape(const std::string& v);

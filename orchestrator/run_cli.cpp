@@ -8,8 +8,8 @@
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "orchestrator/live_api.h"
-#include "orchestrator/live_json.h"
-#include "orchestrator/plan.h"
+#include "core/live_json.h"
+#include "core/plan.h"
 #include "orchestrator/run_controller.h"
 #include "orchestrator/run_output.h"
 
@@ -17,7 +17,7 @@ namespace seatmark::orchestrator {
 
 namespace {
 
-int finish(const RunOutcome& r, const Plan& plan, bool json) {
+int finish(const RunOutcome& r, const core::Plan& plan, bool json) {
     if (json)
         std::printf("%s\n", run_json(r, plan).dump(2).c_str());
     else
@@ -34,12 +34,12 @@ void add_live_options(CLI::App* cmd, std::string& listen, std::string& token) {
     cmd->add_option("--token", token, "Require 'Authorization: Bearer TOKEN' on every live API request");
 }
 
-std::unique_ptr<LiveApi> start_live_api(const Plan& plan, const std::string& listen, const std::string& token) {
+std::unique_ptr<LiveApi> start_live_api(const core::Plan& plan, const std::string& listen, const std::string& token) {
     if (listen == "off") return nullptr;
     LiveApiOptions lo;
     lo.listen = listen;
     lo.token = token;
-    lo.plan_json = plan_json(plan).dump();
+    lo.plan_json = core::plan_json(plan).dump();
     auto api = std::make_unique<LiveApi>(lo);
     if (!api->note().empty()) std::fprintf(stderr, "seatmark: live API: %s\n", api->note().c_str());
     std::fprintf(stderr, "seatmark: live API on %s (watch it: seatmark monitor %s)\n", api->url().c_str(),
@@ -71,7 +71,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "  2 bad plan or database path.");
     cmd->callback([&run, a] {
         run = [a]() -> int {
-            Plan plan = load_plan(a->plan);
+            core::Plan plan = core::load_plan(a->plan);
             auto api = start_live_api(plan, a->listen, a->token);
             RunOptions o;
             o.db_path = a->db;
@@ -102,7 +102,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "Watch it in another terminal: seatmark monitor (live API on 127.0.0.1:7878, docs/live-api.md).");
     demo->callback([&run, d, demo_report] {
         run = [d, demo_report]() -> int {
-            Plan plan = parse_plan(demo_plan_text(), "built-in demo plan");
+            core::Plan plan = core::parse_plan(core::demo_plan_text(), "built-in demo plan");
             auto api = start_live_api(plan, d->listen, d->token);
             std::filesystem::create_directories(d->out);
             RunOptions o;

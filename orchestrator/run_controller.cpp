@@ -24,7 +24,7 @@
 #include "common/cpu_time.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
-#include "common/store/store_writer.h"
+#include "store/store_writer.h"
 #include "orchestrator/asset_check.h"
 #include "orchestrator/gpu_telemetry.h"
 #include "orchestrator/linux_proc.h"
@@ -86,7 +86,7 @@ struct Session {
 
 class Controller : public LiveSource {
 public:
-    Controller(const Plan& plan, const RunOptions& opts)
+    Controller(const core::Plan& plan, const RunOptions& opts)
         : plan_(plan),
           opts_(opts),
           db_path_(opts.db_path.empty() ? plan.db_path : opts.db_path),
@@ -98,8 +98,8 @@ public:
 
     RunOutcome run();
 
-    LiveState live_state() override;
-    std::vector<LiveFrame> live_frames(uint32_t session, uint64_t since, size_t max) override;
+    core::LiveState live_state() override;
+    std::vector<core::LiveFrame> live_frames(uint32_t session, uint64_t since, size_t max) override;
 
 private:
     void live_event(const std::string& kind, const nlohmann::json& j) {
@@ -134,8 +134,8 @@ private:
     void open_gpu();
     // The SLA's GPU memory bound over [ws, we): fails `v` when memory reached it; when no GPU
     // memory sample exists and `record`, says in an event that the bound was not checked.
-    void check_gpu_memory(StepVerdict& v, int64_t ws, int64_t we, bool record);
-    std::vector<SessionWindow> windows(int64_t ws, int64_t we) const;
+    void apply_gpu_memory_bound(core::StepVerdict& v, int64_t ws, int64_t we, bool record);
+    std::vector<core::SessionWindow> windows(int64_t ws, int64_t we) const;
     uint32_t alive_count() const;
     const char* phase_name() const {
         switch (phase_) {
@@ -148,7 +148,7 @@ private:
         return "?";
     }
 
-    const Plan& plan_;
+    const core::Plan& plan_;
     RunOptions opts_;
     std::string db_path_, exe_, log_dir_, sock_dir_;
     asio::io_context io_;
@@ -168,7 +168,7 @@ private:
     int64_t step_start_ns_ = 0, phase_end_ns_ = 0, run_start_ns_ = 0;
     int64_t measure_start_ns_ = 0;
     std::vector<StepOutcome> outcomes_;
-    std::vector<StepVerdict> window_verdicts_;
+    std::vector<core::StepVerdict> window_verdicts_;
     std::map<uint32_t, std::string> step_failures_;  // session -> reason, for the current step
     store::RunStatus final_status_ = store::RunStatus::finished;
     int signals_seen_ = 0;
@@ -390,12 +390,12 @@ void Controller::measure_window(uint32_t repeat) {
     });
 }
 
-std::vector<SessionWindow> Controller::windows(int64_t ws, int64_t we) const {
-    std::vector<SessionWindow> out;
+std::vector<core::SessionWindow> Controller::windows(int64_t ws, int64_t we) const {
+    std::vector<core::SessionWindow> out;
     for (const auto& [id, s] : sessions_) {
         bool failed_here = step_failures_.count(id) > 0;
         if (!s.alive() && !failed_here) continue;  // ended in an earlier step
-        SessionWindow w;
+        core::SessionWindow w;
         w.id = id;
         w.profile = s.profile_name;
         w.sla = s.sla;
@@ -409,8 +409,8 @@ std::vector<SessionWindow> Controller::windows(int64_t ws, int64_t we) const {
 
 void Controller::judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last) {
     uint32_t target = plan_.steps[step_];
-    StepVerdict v = judge_step(target, windows(ws, we), plan_.default_sla.failures);
-    check_gpu_memory(v, ws, we, false);
+    core::StepVerdict v = core::judge_step(target, windows(ws, we), plan_.default_sla.failures);
+    apply_gpu_memory_bound(v, ws, we, false);
     store::StepResult sr;
     sr.idx = static_cast<int>(step_);
     sr.repeat = static_cast<int>(repeat);
@@ -429,8 +429,8 @@ void Controller::end_step() {
     // The step's verdict pools every window: all frames from the first window's start.
     StepOutcome o;
     o.index = static_cast<uint32_t>(step_);
-    o.verdict = judge_step(target, windows(measure_start_ns_, now_ns()), plan_.default_sla.failures);
-    check_gpu_memory(o.verdict, measure_start_ns_, now_ns(), true);
+    o.verdict = core::judge_step(target, windows(measure_start_ns_, now_ns()), plan_.default_sla.failures);
+    apply_gpu_memory_bound(o.verdict, measure_start_ns_, now_ns(), true);
     for (const auto& w : window_verdicts_)
         if (!w.pass && o.verdict.pass) {
             o.verdict.pass = false;
@@ -449,7 +449,7 @@ void Controller::end_step() {
                                 {"fps_median", o.verdict.fps_median},
                                 {"p95_worst_ms", o.verdict.p95_worst_ms},
                                 {"reason", o.verdict.reasons.empty() ? "" : o.verdict.reasons.front()}});
-    bool stop = (!o.verdict.pass && plan_.stop == StopRule::first_failure) || step_ + 1 >= plan_.steps.size();
+    bool stop = (!o.verdict.pass && plan_.stop == core::StopRule::first_failure) || step_ + 1 >= plan_.steps.size();
     if (stop)
         stop_everything(store::RunStatus::finished);
     else
@@ -694,7 +694,7 @@ void Controller::open_gpu() {
     for (const auto& why : gpu_->unavailable()) store_->add_event({t, std::nullopt, "gpu-unavailable", why});
 }
 
-void Controller::check_gpu_memory(StepVerdict& v, int64_t ws, int64_t we, bool record) {
+void Controller::apply_gpu_memory_bound(core::StepVerdict& v, int64_t ws, int64_t we, bool record) {
     if (!gpu_) return;
     // GPU memory is the device's, shared by every session: the strictest bound among them.
     double limit = INFINITY;
@@ -703,7 +703,7 @@ void Controller::check_gpu_memory(StepVerdict& v, int64_t ws, int64_t we, bool r
         if (it != sessions_.end() && it->second.sla) limit = std::min(limit, it->second.sla->gpu_memory_pct);
     }
     if (std::isinf(limit)) limit = plan_.default_sla.gpu_memory_pct;
-    GpuMemoryCheck c = gpu_->check_memory(ws, we, limit);
+    core::GpuMemoryCheck c = gpu_->check_memory(ws, we, limit);
     if (c.checked && !c.pass) {
         v.pass = false;
         v.reasons.insert(v.reasons.begin(), c.detail);  // the device ran out: the most telling reason
@@ -779,8 +779,8 @@ void Controller::on_tick() {
 }
 
 
-LiveState Controller::live_state() {
-    LiveState st;
+core::LiveState Controller::live_state() {
+    core::LiveState st;
     int64_t t = now_ns();
     st.plan = plan_.name;
     st.db_path = db_path_;
@@ -821,7 +821,7 @@ LiveState Controller::live_state() {
     // Per-session figures over the last few seconds of frames.
     const int64_t span_ns = 3'000'000'000;
     for (const auto& [id, s] : sessions_) {
-        LiveSession ls;
+        core::LiveSession ls;
         ls.id = id;
         ls.profile = s.profile_name;
         ls.pid = s.pid;
@@ -836,7 +836,7 @@ LiveState Controller::live_state() {
         std::vector<FrameRecord> recent;
         for (auto it = s.step_frames.rbegin(); it != s.step_frames.rend() && it->t_begin_ns >= t - span_ns; ++it)
             recent.push_back(*it);
-        auto sum = stats::summarize(recent, active_seconds(recent));
+        auto sum = stats::summarize(recent, core::active_seconds(recent));
         ls.fps = recent.empty() ? NAN : sum.fps;
         ls.p95_ms = recent.empty() ? NAN : sum.p95_ms;
         ls.sla_ok = recent.empty() || (s.sla && sla_violations(sum, *s.sla).empty());
@@ -850,7 +850,7 @@ LiveState Controller::live_state() {
         st.sessions.push_back(std::move(ls));
     }
     for (const auto& o : outcomes_) {
-        LiveStep ls;
+        core::LiveStep ls;
         ls.index = o.index;
         ls.sessions = o.verdict.target;
         ls.pass = o.verdict.pass;
@@ -864,8 +864,8 @@ LiveState Controller::live_state() {
     return st;
 }
 
-std::vector<LiveFrame> Controller::live_frames(uint32_t session, uint64_t since, size_t max) {
-    std::vector<LiveFrame> out;
+std::vector<core::LiveFrame> Controller::live_frames(uint32_t session, uint64_t since, size_t max) {
+    std::vector<core::LiveFrame> out;
     auto it = sessions_.find(session);
     if (it == sessions_.end()) return out;
     const auto& f = it->second.step_frames;
@@ -879,7 +879,7 @@ std::vector<LiveFrame> Controller::live_frames(uint32_t session, uint64_t since,
 
 }  // namespace
 
-RunOutcome run_plan(const Plan& plan, const RunOptions& opts) {
+RunOutcome run_plan(const core::Plan& plan, const RunOptions& opts) {
     Controller c(plan, opts);
     return c.run();
 }

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "orchestrator/live_state.h"
-#include "orchestrator/plan.h"
-#include "orchestrator/step_verdict.h"
+#include "orchestrator/live_observer.h"
+#include "core/plan.h"
+#include "core/verdict.h"
 
 namespace seatmark::orchestrator {
 
@@ -22,7 +22,7 @@ struct RunOptions {
 
 struct StepOutcome {
     uint32_t index = 0;
-    StepVerdict verdict;
+    core::StepVerdict verdict;
     bool judged = false;         // false when the run stopped before the step was measured
 };
 
@@ -41,6 +41,6 @@ struct RunOutcome {
 
 // Runs the plan to its end (or until Ctrl-C). Throws InputError for what must
 // be fixed before a run can start (existing database, missing asset).
-RunOutcome run_plan(const Plan& plan, const RunOptions& opts);
+RunOutcome run_plan(const core::Plan& plan, const RunOptions& opts);
 
 }  // namespace seatmark::orchestrator

@@ -22,7 +22,7 @@ std::string num(double v, int digits = 1) {
 
 RunOutput::RunOutput(bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO)) {}
 
-void RunOutput::start(const Plan& plan, const std::string& db_path) {
+void RunOutput::start(const core::Plan& plan, const std::string& db_path) {
     if (quiet_) return;
     std::string steps;
     for (auto n : plan.steps) steps += (steps.empty() ? "" : ",") + std::to_string(n);
@@ -82,7 +82,7 @@ void RunOutput::note(const std::string& text) {
     std::fprintf(stderr, "seatmark run: %s\n", text.c_str());
 }
 
-std::string format_run_table(const RunOutcome& r, const Plan& plan) {
+std::string format_run_table(const RunOutcome& r, const core::Plan& plan) {
     std::string s;
     char buf[512];
     std::snprintf(buf, sizeof buf, "%-5s %8s %9s %15s %8s %8s %8s %8s %8s %6s %8s  %s\n", "step", "sessions",
@@ -118,7 +118,7 @@ std::string format_run_table(const RunOutcome& r, const Plan& plan) {
     return s;
 }
 
-nlohmann::json run_json(const RunOutcome& r, const Plan& plan) {
+nlohmann::json run_json(const RunOutcome& r, const core::Plan& plan) {
     using nlohmann::json;
     auto n = [](double v) { return std::isnan(v) ? json(nullptr) : json(v); };
     json steps = json::array();

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "orchestrator/plan.h"
+#include "core/plan.h"
 
 namespace seatmark::orchestrator {
 
@@ -29,7 +29,7 @@ struct StatusSnapshot {
 class RunOutput {
 public:
     explicit RunOutput(bool quiet);
-    void start(const Plan& plan, const std::string& db_path);
+    void start(const core::Plan& plan, const std::string& db_path);
     void status(const StatusSnapshot& s);
     void step_done(const StepOutcome& o, size_t steps);
     void session_ended(uint32_t id, const std::string& reason, const std::string& detail);
@@ -43,7 +43,7 @@ private:
 };
 
 // The per-step table and the verdict, as printed at the end of `seatmark run`.
-std::string format_run_table(const RunOutcome& r, const Plan& plan);
-nlohmann::json run_json(const RunOutcome& r, const Plan& plan);
+std::string format_run_table(const RunOutcome& r, const core::Plan& plan);
+nlohmann::json run_json(const RunOutcome& r, const core::Plan& plan);
 
 }  // namespace seatmark::orchestrator

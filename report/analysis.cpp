@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "common/errors.h"
-#include "common/store/sqlite_handle.h"
-#include "common/store/store_reader.h"
+#include "store/sqlite_handle.h"
+#include "store/store_reader.h"
 #include "report/frame_scan.h"
 #include "report/sample_scan.h"
 #include "report/step_judge.h"

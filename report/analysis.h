@@ -1,6 +1,6 @@
 #pragma once
 // The density analysis of one run database: every step re-judged from its frames with the
-// orchestrator's own judge (orchestrator/step_verdict.h), max density, the VSImax-style knee,
+// orchestrator's own judge (core/verdict.h), max density, the VSImax-style knee,
 // repeat-window confidence intervals, and the time lines the charts draw. Renderers
 // (html.h, markdown.h, data_export.h), check.h and compare.h read only this.
 #include <cstdint>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "common/sla.h"
-#include "common/store/records.h"
-#include "orchestrator/step_verdict.h"
+#include "core/sla.h"
+#include "store/records.h"
+#include "core/verdict.h"
 
 namespace seatmark::report {
 
@@ -26,7 +26,7 @@ struct Interval {
 struct WindowResult {
     int repeat = 0;
     int64_t start_ns = 0, end_ns = 0;
-    orchestrator::StepVerdict verdict;     // recomputed from this window's frames
+    core::StepVerdict verdict;     // recomputed from this window's frames
     std::optional<std::string> stored;     // the verdict the orchestrator stored ("pass"/"fail")
     std::string stored_detail;
 };
@@ -48,7 +48,7 @@ struct StepResult {
     int64_t measure_end_ns = 0;     // last window end
     bool measured = false;          // every stored window has a start and an end
     std::vector<WindowResult> windows;
-    orchestrator::StepVerdict verdict;  // pooled over every window; pass folds in failed windows
+    core::StepVerdict verdict;  // pooled over every window; pass folds in failed windows
     std::optional<std::string> stored;  // the orchestrator's step verdict: "fail" if any window failed
     bool agrees = true;                 // recomputed pass/fail equals the stored one (when stored)
     std::map<uint32_t, SessionUse> use; // per session id

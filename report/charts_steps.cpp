@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/stats.h"
+#include "core/stats.h"
 #include "report/chart_style.h"
 #include "report/charts.h"
 

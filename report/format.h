@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/sla.h"
+#include "core/sla.h"
 #include "report/analysis.h"
 
 namespace seatmark::report {

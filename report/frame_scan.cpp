@@ -7,7 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "common/store/sqlite_handle.h"
+#include "store/sqlite_handle.h"
 
 namespace seatmark::report {
 

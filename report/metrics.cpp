@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/stats.h"
+#include "core/stats.h"
 
 namespace seatmark::report {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "common/store/sqlite_handle.h"
+#include "store/sqlite_handle.h"
 
 namespace seatmark::report {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <span>
 
-#include "common/stats.h"
-#include "orchestrator/step_verdict.h"
+#include "core/stats.h"
+#include "core/verdict.h"
 #include "report/confidence.h"
 #include "report/parallel.h"
 
@@ -84,10 +84,10 @@ void judge_steps(std::vector<StepResult>& steps, const JudgeInputs& in) {
     parallel_for(jobs.size(), in.threads, [&](size_t i) {
         const Job& j = jobs[i];
         StepResult& s = steps[j.step];
-        std::vector<orchestrator::SessionWindow> windows;
+        std::vector<core::SessionWindow> windows;
         windows.reserve(j.members.size());
         for (const auto& m : j.members) {
-            orchestrator::SessionWindow w;
+            core::SessionWindow w;
             w.id = static_cast<uint32_t>(m.session->id);
             w.profile = m.session->profile;
             w.sla = &in.sla_for(m.session->profile);
@@ -96,12 +96,12 @@ void judge_steps(std::vector<StepResult>& steps, const JudgeInputs& in) {
             w.frames.assign(f.begin(), f.end());
             windows.push_back(std::move(w));
         }
-        auto v = orchestrator::judge_step(s.target, windows, in.default_sla.failures);
+        auto v = core::judge_step(s.target, windows, in.default_sla.failures);
         // The GPU memory bound, as the orchestrator checks it: the strictest bound among the sessions.
         double limit = INFINITY;
         for (const auto& f : v.sessions) limit = std::min(limit, in.sla_for(f.profile).gpu_memory_pct);
         if (std::isinf(limit)) limit = in.default_sla.gpu_memory_pct;
-        auto mem = orchestrator::check_gpu_memory(in.gpu_memory, j.t0, j.t1, limit);
+        auto mem = core::check_gpu_memory(in.gpu_memory, j.t0, j.t1, limit);
         if (mem.checked && !mem.pass) {
             v.pass = false;
             v.reasons.push_back(mem.detail);

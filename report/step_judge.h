@@ -2,7 +2,7 @@
 // Judges every step of a run from its frames exactly as the orchestrator judged it live
 // (orchestrator/run_controller.cpp): each measurement window on its own, then the step pooled
 // over all its windows (first window start .. last window end), failing also when any window
-// failed; the GPU memory bound as orchestrator/gpu_memory_check.h checks it.
+// failed; the GPU memory bound as core/gpu_memory_check.h checks it.
 //
 // Who is in a step: the sessions running at the end of the window(s), plus those that failed
 // since the step began (a failure counts in the step it ended in; ok/killed/running are not
@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "common/frame_record.h"
-#include "common/sla.h"
-#include "common/store/records.h"
-#include "orchestrator/gpu_memory_check.h"
+#include "core/sla.h"
+#include "store/records.h"
+#include "core/gpu_memory_check.h"
 #include "report/analysis.h"
 
 namespace seatmark::report {
@@ -27,7 +27,7 @@ struct JudgeInputs {
     const FrameMap& frames;
     std::function<const Sla&(const std::string&)> sla_for;  // a profile's SLA
     Sla default_sla;                                         // failures allowed, GPU memory default
-    std::vector<orchestrator::GpuMemoryPoint> gpu_memory;
+    std::vector<core::GpuMemoryPoint> gpu_memory;
     int threads = 1;
 };
 

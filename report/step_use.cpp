@@ -38,8 +38,8 @@ bool wanted_metric(std::string_view m) {
 }
 
 // GPU memory points as the orchestrator's GPU telemetry keeps them (gpu_memory_check.h).
-std::vector<orchestrator::GpuMemoryPoint> gpu_memory_points(const SampleSet& samples) {
-    std::vector<orchestrator::GpuMemoryPoint> points;
+std::vector<core::GpuMemoryPoint> gpu_memory_points(const SampleSet& samples) {
+    std::vector<core::GpuMemoryPoint> points;
     auto add = [&](const std::string& prefix, uint32_t device) {
         const MetricSeries* u = samples.get(prefix + "mem_used_bytes");
         const MetricSeries* t = samples.get(prefix + "mem_total_bytes");

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "orchestrator/gpu_memory_check.h"
+#include "core/gpu_memory_check.h"
 #include "report/analysis.h"
 #include "report/sample_scan.h"
 
@@ -15,7 +15,7 @@ bool wanted_metric(std::string_view metric);
 
 // GPU memory points as the orchestrator's GPU telemetry keeps them, from gpu_mem_* samples
 // (one device) or gpuN_mem_* (several).
-std::vector<orchestrator::GpuMemoryPoint> gpu_memory_points(const SampleSet& samples);
+std::vector<core::GpuMemoryPoint> gpu_memory_points(const SampleSet& samples);
 
 // Fills each measured step's host and per-session use from the samples in its windows.
 void attach_use(std::vector<StepResult>& steps, const SampleSet& samples);

@@ -3,7 +3,7 @@
 #include <toml++/toml.h>
 
 #include "common/errors.h"
-#include "orchestrator/plan.h"
+#include "core/plan.h"
 
 namespace seatmark::report {
 
@@ -46,7 +46,7 @@ void read_leniently(StoredPlan& a, const std::string& text) {
 StoredPlan read_stored_plan(const std::string& text, const std::string& db_path) {
     StoredPlan a;
     try {
-        orchestrator::Plan p = orchestrator::parse_plan(text, "plan stored in " + db_path);
+        core::Plan p = core::parse_plan(text, "plan stored in " + db_path);
         a.name = p.name;
         a.default_sla = p.default_sla;
         a.sla = p.sla;

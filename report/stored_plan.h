@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/sla.h"
+#include "core/sla.h"
 
 namespace seatmark::report {
 
@@ -21,7 +21,7 @@ struct StoredPlan {
     uint32_t repeats = 1;
 };
 
-// Parses `text` with orchestrator::parse_plan. When that fails here (a profile file that only
+// Parses `text` with core::parse_plan. When that fails here (a profile file that only
 // exists on the host that ran it, say), the SLA tables and knee margin are read from the TOML
 // directly and `note` says so; the defaults stand when even that fails. Never throws.
 StoredPlan read_stored_plan(const std::string& text, const std::string& db_path);

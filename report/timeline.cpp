@@ -5,7 +5,7 @@
 #include <cmath>
 #include <span>
 
-#include "common/stats.h"
+#include "core/stats.h"
 #include "report/parallel.h"
 
 namespace seatmark::report {

@@ -3,7 +3,7 @@
 // series, and the marks of failures and run-wide trouble.
 #include <vector>
 
-#include "common/store/records.h"
+#include "store/records.h"
 #include "report/analysis.h"
 #include "report/sample_scan.h"
 #include "report/step_judge.h"

@@ -17,7 +17,7 @@
 #include <xxhash.h>
 
 #include "common/file_hash.h"
-#include "common/store/store_reader.h"
+#include "store/store_reader.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "client/screenshot.h"
+#include "image/png.h"
 #include "tests/support/process.h"
 
 using namespace seatmark::test;
@@ -116,7 +116,7 @@ TEST_CASE("the screenshot shows an object covering a sensible share of pixels in
                          120);
     INFO(all_output(r));
     REQUIRE(r.exit_code == 0);
-    auto img = seatmark::client::read_png(dir.file("shot.png"));
+    auto img = seatmark::image::read_png(dir.file("shot.png"));
     REQUIRE(img.width == 480);
     REQUIRE(img.height == 360);
     // The background is a vertical grey-blue gradient: the same colour across a row.

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "common/store/store_writer.h"
+#include "store/store_writer.h"
 
 namespace seatmark::test {
 

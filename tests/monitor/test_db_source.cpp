@@ -14,7 +14,7 @@ using namespace seatmark::monitor;
 using namespace seatmark::test;
 
 namespace {
-const orchestrator::LiveSession* find(const orchestrator::LiveState& s, uint32_t id) {
+const core::LiveSession* find(const core::LiveState& s, uint32_t id) {
     for (const auto& x : s.sessions)
         if (x.id == id) return &x;
     return nullptr;

@@ -18,6 +18,7 @@
 using namespace seatmark;
 using namespace seatmark::monitor;
 using namespace seatmark::orchestrator;
+using namespace seatmark::core;
 using namespace seatmark::test;
 
 namespace {

@@ -16,7 +16,7 @@
 #include <set>
 #include <thread>
 
-#include "client/screenshot.h"
+#include "image/png.h"
 #include "monitor/theme.h"
 #include "tests/monitor/synthetic_db.h"
 #include "tests/orchestrator/http_test_client.h"
@@ -57,7 +57,7 @@ struct Xvfb {
 };
 
 // Pixels in [x0,x1) x [y0,y1) (fractions of the image) within `tol` of colour c (ImU32 RGBA).
-size_t count_colour(const client::Pixels& p, uint32_t c, float x0, float y0, float x1, float y1, int tol = 6) {
+size_t count_colour(const image::Pixels& p, uint32_t c, float x0, float y0, float x1, float y1, int tol = 6) {
     int r = int(c & 255), g = int((c >> 8) & 255), b = int((c >> 16) & 255);
     size_t n = 0;
     for (uint32_t y = uint32_t(y0 * float(p.height)); y < uint32_t(y1 * float(p.height)); ++y)
@@ -68,7 +68,7 @@ size_t count_colour(const client::Pixels& p, uint32_t c, float x0, float y0, flo
     return n;
 }
 
-size_t distinct_colours(const client::Pixels& p) {
+size_t distinct_colours(const image::Pixels& p) {
     std::set<uint32_t> s;
     for (size_t i = 0; i + 3 < p.rgba.size(); i += 4)
         s.insert(uint32_t(p.rgba[i]) | uint32_t(p.rgba[i + 1]) << 8 | uint32_t(p.rgba[i + 2]) << 16);
@@ -77,7 +77,7 @@ size_t distinct_colours(const client::Pixels& p) {
 
 // The layout at 1280x800: header on top, the session grid top left, the session plot
 // below it, the run plots on the right.
-void check_layout(const client::Pixels& p) {
+void check_layout(const image::Pixels& p) {
     CHECK(p.width == 1280);
     CHECK(p.height == 800);
     CHECK(distinct_colours(p) > 150);                                                 // not blank
@@ -101,7 +101,7 @@ TEST_CASE("a finished .db: tiles by state, plots, under Xvfb and without a displ
         INFO(r.out << r.err);
         REQUIRE(r.exit_code == 0);
         CHECK(r.err.find(display.empty() ? "egl surfaceless" : "glfw hidden") != std::string::npos);
-        auto p = client::read_png(png);
+        auto p = image::read_png(png);
         check_layout(p);
         // At the end of the last window: session 0 meets its SLA, 1 breaks it, 2 crashed.
         CHECK(count_colour(p, colour::tile_ok, 0, 0.12f, 0.42f, 0.55f, 2) > 1500);
@@ -150,7 +150,7 @@ TEST_CASE("a live run: the monitor shows its sessions as they run") {
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.find("sessions, source " + url) != std::string::npos);
-    auto p = client::read_png(dir.file("live.png"));
+    auto p = image::read_png(dir.file("live.png"));
     check_layout(p);
     CHECK(count_colour(p, colour::pass, 0.15f, 0, 0.4f, 0.08f, 2) > 100);  // the LIVE chip
     size_t tiles = count_colour(p, colour::tile_ok, 0, 0.1f, 0.42f, 0.55f, 2) +
@@ -169,7 +169,7 @@ TEST_CASE("a live run: the monitor shows its sessions as they run") {
                           60, {"DISPLAY="});
     INFO(r2.err);
     CHECK(r2.exit_code == 0);
-    CHECK(distinct_colours(client::read_png(dir.file("db.png"))) > 150);
+    CHECK(distinct_colours(image::read_png(dir.file("db.png"))) > 150);
 }
 
 TEST_CASE("seatmark monitor: clear errors") {

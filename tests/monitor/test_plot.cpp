@@ -45,15 +45,15 @@ TEST_CASE("axis ceilings are round numbers") {
 }
 
 TEST_CASE("step bands from the history, with verdicts") {
-    std::vector<orchestrator::LiveHistoryPoint> h;
+    std::vector<core::LiveHistoryPoint> h;
     for (int t = 0; t < 30; ++t) {
-        orchestrator::LiveHistoryPoint p;
+        core::LiveHistoryPoint p;
         p.t_s = t;
         p.step = t < 10 ? 1 : t < 20 ? 2 : 3;
         p.target = p.step * 2;
         h.push_back(p);
     }
-    std::vector<orchestrator::LiveStep> v = {{0, 2, true, 60, 17, ""}, {1, 4, false, 40, 45, "p95"}};
+    std::vector<core::LiveStep> v = {{0, 2, true, 60, 17, ""}, {1, 4, false, 40, 45, "p95"}};
     auto b = bands_from_history(h, v, 31);
     REQUIRE(b.size() == 3);
     CHECK(b[0].t0_s == 0);
@@ -66,7 +66,7 @@ TEST_CASE("step bands from the history, with verdicts") {
 }
 
 TEST_CASE("events read as one line each, failures marked") {
-    orchestrator::LiveEvent e;
+    core::LiveEvent e;
     e.t_unix_ns = 5'000'000'000;
     e.kind = "session-end";
     e.data = {{"session", 3}, {"reason", "crash"}, {"failure", true}, {"detail", "signal 11"}};

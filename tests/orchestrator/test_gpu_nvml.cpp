@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "orchestrator/gpu_memory_check.h"
+#include "core/gpu_memory_check.h"
 #include "orchestrator/gpu_nvml.h"
 #include "orchestrator/gpu_telemetry.h"
 #include "tests/support/process.h"
@@ -269,13 +269,13 @@ TEST_CASE("GpuTelemetry over NVML: memory history for the SLA bound, software sh
 }
 
 TEST_CASE("the GPU memory bound: peak over the window and devices") {
-    std::vector<GpuMemoryPoint> pts = {{10, 0, 50, 100, "nvml"}, {20, 1, 90, 100, "nvml"}, {30, 0, 99, 100, "nvml"}};
-    auto c = check_gpu_memory(pts, 0, 25, 95);
+    std::vector<core::GpuMemoryPoint> pts = {{10, 0, 50, 100, "nvml"}, {20, 1, 90, 100, "nvml"}, {30, 0, 99, 100, "nvml"}};
+    auto c = core::check_gpu_memory(pts, 0, 25, 95);
     CHECK(c.checked);
     CHECK(c.pass);
     CHECK(c.peak_pct == doctest::Approx(90));
-    CHECK_FALSE(check_gpu_memory(pts, 0, 31, 95).pass);
-    auto none = check_gpu_memory(pts, 40, 50, 95, "software renderer");
+    CHECK_FALSE(core::check_gpu_memory(pts, 0, 31, 95).pass);
+    auto none = core::check_gpu_memory(pts, 40, 50, 95, "software renderer");
     CHECK_FALSE(none.checked);
     CHECK(none.detail == "GPU memory bound (< 95.0 %) not checked: no GPU memory samples (software renderer)");
 }

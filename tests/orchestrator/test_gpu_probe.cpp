@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "common/store/store_reader.h"
+#include "store/store_reader.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;

@@ -15,7 +15,7 @@
 
 #include "common/errors.h"
 #include "orchestrator/live_api.h"
-#include "orchestrator/live_json.h"
+#include "core/live_json.h"
 #include "tests/orchestrator/http_test_client.h"
 
 using namespace seatmark;
@@ -26,9 +26,9 @@ namespace {
 
 class FakeSource : public LiveSource {
 public:
-    LiveState live_state() override {
+    core::LiveState live_state() override {
         ++calls;
-        LiveState s;
+        core::LiveState s;
         s.plan = "fake \"plan\"";
         s.db_path = "/tmp/x.db";
         s.host = "h";
@@ -46,7 +46,7 @@ public:
         s.gpu_util_pct = s.gpu_mem_used_bytes = s.gpu_mem_total_bytes = NAN;
         s.gpu_backend = "none";
         for (uint32_t i = 0; i < 2; ++i) {
-            LiveSession x;
+            core::LiveSession x;
             x.id = i;
             x.profile = "ci-tiny";
             x.pid = 100 + i;
@@ -64,8 +64,8 @@ public:
         s.frames_stored = 1001;
         return s;
     }
-    std::vector<LiveFrame> live_frames(uint32_t, uint64_t since, size_t max) override {
-        std::vector<LiveFrame> out;
+    std::vector<core::LiveFrame> live_frames(uint32_t, uint64_t since, size_t max) override {
+        std::vector<core::LiveFrame> out;
         for (uint64_t q = std::max<uint64_t>(since, 500 > max ? 500 - max : 0); q < 500; ++q)
             out.push_back({q, int64_t(q) * 16'000'000, q % 100 == 0 ? NAN : 16.0});
         return out;
@@ -123,7 +123,7 @@ TEST_CASE("GET /api/v1/state: the documented fields, readable back by the monito
     REQUIRE(j["sessions"].size() == 2);
     for (const char* k : {"id", "profile", "pid", "state", "fps", "p95_ms", "sla_ok", "gpu_share_pct", "cpu_pct"})
         CHECK_MESSAGE(j["sessions"][0].contains(k), k);
-    LiveState back = state_from_json(j);
+    core::LiveState back = core::state_from_json(j);
     CHECK(back.plan == "fake \"plan\"");
     CHECK(back.sessions.size() == 2);
     CHECK(back.sessions[1].p95_ms == doctest::Approx(45));
@@ -140,12 +140,12 @@ TEST_CASE("GET /api/v1/frames is bounded and checks its query") {
     auto j = nlohmann::json::parse(r.body);
     CHECK(j["count"] == 50);
     CHECK(j["next"] == 500);
-    auto frames = frames_from_json(j);
+    auto frames = core::frames_from_json(j);
     REQUIRE(frames.size() == 50);
     CHECK(frames.front().seq == 450);
     auto m = nlohmann::json::parse(http_get(s.port(), "/api/v1/frames?session=0&max=10").body);
     CHECK(m["count"] == 10);
-    CHECK(std::isnan(frames_from_json(m).back().interval_ms) == false);
+    CHECK(std::isnan(core::frames_from_json(m).back().interval_ms) == false);
     CHECK(http_get(s.port(), "/api/v1/frames").status == 400);                      // session required
     CHECK(http_get(s.port(), "/api/v1/frames?session=abc").status == 400);
     CHECK(http_get(s.port(), "/api/v1/frames?session=-1").status == 400);
@@ -325,9 +325,9 @@ TEST_CASE("a flood of requests costs at most a few state snapshots a second") {
 }
 
 TEST_CASE("history keeps the whole run in a bounded number of points") {
-    LiveHistory h(100);
+    core::LiveHistory h(100);
     for (int i = 0; i < 1000; ++i) {
-        LiveHistoryPoint p;
+        core::LiveHistoryPoint p;
         p.t_s = i;
         h.add(p);
     }
@@ -335,6 +335,6 @@ TEST_CASE("history keeps the whole run in a bounded number of points") {
     CHECK(h.points().front().t_s == 0);
     CHECK(h.points().back().t_s > 900);
     CHECK(h.spacing_s() >= 8);
-    auto back = history_from_json(history_json(h.points(), -1, h.spacing_s()));
+    auto back = core::history_from_json(core::history_json(h.points(), -1, h.spacing_s()));
     CHECK(back.size() == h.points().size());
 }

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "common/store/store_reader.h"
+#include "store/store_reader.h"
 #include "tests/orchestrator/http_test_client.h"
 #include "tests/support/process.h"
 

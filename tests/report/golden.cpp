@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "common/store/store_writer.h"
+#include "store/store_writer.h"
 
 namespace seatmark::test::golden {
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "client/screenshot.h"
+#include "image/png.h"
 #include "tests/report/golden.h"
 #include "tests/support/process.h"
 
@@ -114,7 +114,7 @@ TEST_CASE("the report's HTML renders in headless Chromium: charts drawn, not bla
                                120, {"HOME=" + dir.path});
     INFO(c.err);
     REQUIRE(std::filesystem::exists(png));
-    client::Pixels px = client::read_png(png);
+    image::Pixels px = image::read_png(png);
     CHECK(px.width == 1280);
     CHECK(px.height == 2000);
     std::set<uint32_t> colours;

@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "common/store/store_reader.h"
-#include "common/store/store_writer.h"
+#include "store/store_reader.h"
+#include "store/store_writer.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "common/errors.h"
-#include "common/store/store_reader.h"
-#include "common/store/store_writer.h"
+#include "store/store_reader.h"
+#include "store/store_writer.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;

@@ -1,0 +1,65 @@
+#pragma once
+// What a running orchestrator knows right now, for the live API (GET
+// /api/v1/state, /metrics, the monitor). The run controller fills it on its
+// event loop once per tick; the API renders it; the monitor reads it back. Plain
+// data, no behaviour (core/: the monitor must not link the orchestrator).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace seatmark::core {
+
+// Where the live API listens unless told otherwise (the monitor looks here first).
+constexpr uint16_t default_live_port = 7878;
+
+struct LiveSession {
+    uint32_t id = 0;
+    std::string profile;
+    int64_t pid = 0;
+    std::string state;          // "starting", "running", "stopping", or the end reason: "ok", "crash", "hang", ...
+    std::string device;         // the Vulkan device it really got ("" before its HELLO)
+    bool software = false;
+    uint64_t frames = 0;        // frames received so far
+    double fps = 0;             // frames / active time over the last few seconds (NaN when none)
+    double p95_ms = 0;          // p95 frame interval over the same span (NaN when none)
+    bool sla_ok = true;         // meets its SLA over that span
+    double cpu_pct = 0;         // process CPU, % of one core (NaN before the first sample)
+    uint64_t rss_bytes = 0;
+    double gpu_share_pct = 0;   // NaN when no GPU sample attributes work to it
+    std::string gpu_share_source;  // "nvml", "drm", "software" (process CPU time), "" when none
+};
+
+struct LiveStep {
+    uint32_t index = 0;         // from 0
+    uint32_t sessions = 0;      // target
+    bool pass = false;
+    double fps_median = 0, p95_worst_ms = 0;
+    std::string reason;         // first reason it failed, "" when it passed
+};
+
+struct LiveState {
+    std::string plan, db_path, host;
+    std::string status = "running";    // running, stopping, finished, aborted
+    int64_t started_unix_ns = 0;
+    double elapsed_s = 0;
+    size_t step = 0, steps = 0;        // current step (1-based) of steps
+    uint32_t target = 0, alive = 0;
+    std::string phase;                 // starting, settling, measuring, stopping, done
+    double phase_left_s = 0;
+    uint32_t max_density_so_far = 0;   // last step such that it and every step below passed
+    double host_cpu_pct = 0, host_mem_used_bytes = 0, host_mem_total_bytes = 0;
+    double gpu_util_pct = 0, gpu_mem_used_bytes = 0, gpu_mem_total_bytes = 0;  // NaN without GPU samples
+    std::string gpu_backend;           // "nvml", "drm", "software", "none"
+    std::vector<LiveSession> sessions;
+    std::vector<LiveStep> finished_steps;
+    uint64_t frames_stored = 0, frames_lost = 0;
+};
+
+// One recent frame of a session, for GET /api/v1/frames.
+struct LiveFrame {
+    uint64_t seq = 0;
+    int64_t t_begin_ns = 0;
+    double interval_ms = 0;  // NaN for a stretch's first frame
+};
+
+}  // namespace seatmark::core

@@ -1,0 +1,229 @@
+#include "core/plan.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "common/errors.h"
+#include "common/file_hash.h"
+#include "common/toml_util.h"
+#include "workloads/profile.h"
+
+namespace seatmark::core {
+
+namespace {
+
+using toml_util::IntRange;
+using toml_util::Range;
+using toml_util::TableReader;
+
+Sla read_sla(TableReader& t, const Sla& base) {
+    Sla s = base;
+    s.p95_interval_ms = t.number("p95_interval_ms", Range::above(0)).value_or(s.p95_interval_ms);
+    s.low1_fps = t.number("low1_fps", Range::at_least(0)).value_or(s.low1_fps);
+    s.latency_p95_ms = t.number("latency_p95_ms", Range::above(0)).value_or(s.latency_p95_ms);
+    s.stutter_pct = t.number("stutter_pct", Range::closed(0, 100)).value_or(s.stutter_pct);
+    s.failures = static_cast<uint32_t>(t.integer("failures", IntRange{0, 100000}).value_or(s.failures));
+    s.gpu_memory_pct = t.number("gpu_memory_pct", Range{0, 100, true, false}).value_or(s.gpu_memory_pct);
+    t.finish();
+    return s;
+}
+
+std::vector<uint32_t> read_steps(TableReader& t) {
+    std::vector<uint32_t> steps;
+    if (const toml::node* list = t.node("list")) {
+        const auto* arr = list->as_array();
+        if (!arr || arr->empty()) t.fail("list", "a non-empty array of session counts such as [1, 2, 4, 8]");
+        for (const auto& el : *arr) {
+            auto v = el.value<int64_t>();
+            if (!el.is_integer() || !v || *v < 1 || *v > 4096)
+                throw InputError(toml_util::where(t.source(), el.source()) +
+                                 "key 'steps.list': expected session counts from 1 to 4096, got " +
+                                 toml_util::describe(el));
+            if (!steps.empty() && static_cast<uint32_t>(*v) <= steps.back())
+                throw InputError(toml_util::where(t.source(), el.source()) +
+                                 "key 'steps.list': expected strictly increasing counts, got " +
+                                 std::to_string(*v) + " after " + std::to_string(steps.back()));
+            steps.push_back(static_cast<uint32_t>(*v));
+        }
+        if (t.has("start") || t.has("increment") || t.has("max"))
+            t.fail_with("list", "give either list or start/increment/max, not both");
+    } else {
+        auto start = t.integer("start", IntRange{1, 4096});
+        auto inc = t.integer("increment", IntRange{1, 4096});
+        auto max = t.integer("max", IntRange{1, 4096});
+        if (!start || !inc || !max)
+            t.fail_table("expected either list = [1, 2, 4, ...] or all of start, increment and max");
+        if (*max < *start) t.fail("max", ">= start (" + std::to_string(*start) + ")");
+        for (int64_t n = *start; n <= *max; n += *inc) steps.push_back(static_cast<uint32_t>(n));
+    }
+    return steps;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw InputError(path + ": cannot read the plan file; check the path");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+AssetSpec read_asset(const toml::node& el, const std::string& source, size_t i) {
+    AssetSpec a;
+    a.where = toml_util::where(source, el.source());
+    const std::string key = "run.assets[" + std::to_string(i) + "]";
+    if (auto s = el.value<std::string>()) {
+        a.path = *s;
+    } else if (const auto* tbl = el.as_table()) {
+        TableReader t(*tbl, source, key);
+        a.path = t.required_string("path");
+        if (auto size = t.integer("size", toml_util::IntRange{0, std::numeric_limits<int64_t>::max()}))
+            a.size = static_cast<uint64_t>(*size);
+        if (t.has("xxh3")) {
+            auto hex = t.string("xxh3");
+            a.xxh3 = hex ? parse_xxh3_hex(*hex) : std::nullopt;
+            if (!a.xxh3) t.fail("xxh3", "16 hex digits (the XXH3-64 that `seatmark stage --json` lists)");
+        }
+        t.finish();
+    } else {
+        throw InputError(a.where + "key '" + key + "': expected a file path or a { path, size, xxh3 } table, got " +
+                         toml_util::describe(el));
+    }
+    if (a.path.empty()) throw InputError(a.where + "key '" + key + "': expected a file path, got an empty string");
+    return a;
+}
+
+}  // namespace
+
+const Sla& Plan::sla_for(const std::string& profile) const {
+    auto it = sla.find(profile);
+    return it == sla.end() ? default_sla : it->second;
+}
+
+std::string Plan::profile_for(uint32_t n) const {
+    // Smooth weighted round robin (as nginx balances upstreams): deterministic,
+    // and every prefix of the sequence is as close to the weights as it can be.
+    std::vector<double> current(mix.size(), 0);
+    double total = 0;
+    for (const auto& m : mix) total += m.weight;
+    size_t pick = 0;
+    for (uint32_t i = 0; i <= n; ++i) {
+        for (size_t k = 0; k < mix.size(); ++k) current[k] += mix[k].weight;
+        pick = 0;
+        for (size_t k = 1; k < mix.size(); ++k)
+            if (current[k] > current[pick]) pick = k;
+        current[pick] -= total;
+    }
+    return mix.at(pick).profile;
+}
+
+double Plan::planned_seconds() const { return double(steps.size()) * (settle_s + window_s * repeats); }
+
+Plan parse_plan(std::string_view text, const std::string& source, const std::string& base_dir) {
+    toml::table doc = toml_util::parse(text, source);
+    TableReader root(doc, source);
+    Plan p;
+    p.source = source;
+    p.text = std::string(text);
+    p.name = root.required_string("name");
+    if (auto run = root.table("run")) {
+        p.db_path = run->string("db").value_or(p.db_path);
+        p.device = run->string("device").value_or("");
+        p.allow_software = run->boolean("allow_software").value_or(true);
+        p.heartbeat_timeout_s = run->duration("heartbeat_timeout", Range::closed(0.5, 3600)).value_or(p.heartbeat_timeout_s);
+        if (auto stop = run->enumeration<StopRule>("stop", {{"first-failure", StopRule::first_failure},
+                                                              {"max", StopRule::max}}))
+            p.stop = *stop;
+        p.knee_margin_pct = run->number("knee_margin_pct", Range::above(0)).value_or(p.knee_margin_pct);
+        if (const toml::node* assets = run->node("assets")) {
+            const auto* arr = assets->as_array();
+            if (!arr) run->fail("assets", "an array of file paths or { path, size, xxh3 } tables");
+            for (size_t i = 0; i < arr->size(); ++i) p.assets.push_back(read_asset((*arr)[i], source, i));
+        }
+        run->finish();
+    }
+    auto steps = root.table("steps");
+    if (!steps) root.require("steps", "a [steps] table with list = [1, 2, 4, ...] and settle/window durations");
+    p.steps = read_steps(*steps);
+    p.settle_s = steps->duration("settle", Range::closed(0, 86400)).value_or(p.settle_s);
+    p.window_s = steps->duration("window", Range{0, 86400, true, false}).value_or(p.window_s);
+    p.repeats = static_cast<uint32_t>(steps->integer("repeats", IntRange{1, 100}).value_or(1));
+    steps->finish();
+
+    auto mix = root.tables("mix");
+    if (mix.empty()) root.require("mix", "at least one [[mix]] table with profile = \"NAME\"");
+    for (auto& m : mix) {
+        MixEntry e;
+        e.line = m.line();
+        e.profile = m.required_string("profile");
+        e.weight = m.number("weight", Range::above(0)).value_or(1);
+        bool is_file = e.profile.find('/') != std::string::npos || e.profile.ends_with(".toml");
+        if (is_file && std::filesystem::path(e.profile).is_relative())
+            e.profile = (std::filesystem::path(base_dir) / e.profile).lexically_normal().string();
+        try {
+            workloads::load_profile(e.profile);  // a bad profile stops the plan before anything starts
+        } catch (const InputError& err) {
+            m.fail_with("profile", std::string("cannot use this profile: ") + err.what());
+        }
+        m.finish();
+        p.mix.push_back(std::move(e));
+    }
+
+    if (auto sla = root.table("sla")) {
+        // [sla] holds the default bounds; [sla.PROFILE] tables override them per profile.
+        std::vector<std::pair<std::string, TableReader>> per_profile;
+        for (const auto& [k, v] : sla->table()) {
+            if (v.is_table()) {
+                sla->accept({k.str()});
+                per_profile.emplace_back(std::string(k.str()), *sla->table(k.str()));
+            }
+        }
+        p.default_sla = read_sla(*sla, p.default_sla);
+        for (auto& [name, t] : per_profile) {
+            bool known = false;
+            for (const auto& m : p.mix) {
+                std::string mname = m.profile;
+                if (mname == name || workloads::load_profile(m.profile).name == name) known = true;
+            }
+            if (!known) t.fail_table("no [[mix]] entry uses profile '" + name + "'");
+            p.sla[name] = read_sla(t, p.default_sla);
+        }
+    }
+    root.finish();
+    return p;
+}
+
+Plan load_plan(const std::string& path) {
+    auto base = std::filesystem::path(path).parent_path().string();
+    return parse_plan(read_text(path), path, base.empty() ? "." : base);
+}
+
+std::string_view demo_plan_text() {
+    return R"(# The plan `seatmark demo` runs: ci-tiny sessions on whatever Vulkan device
+# this machine has, steps 1, 2, 4, 6, 8, short windows (about two minutes).
+name = "demo"
+
+[run]
+stop = "max"                # measure every step, even after one fails
+heartbeat_timeout = "10s"
+
+[steps]
+list = [1, 2, 4, 6, 8]
+settle = "4s"
+window = "15s"
+
+[[mix]]
+profile = "ci-tiny"
+
+[sla]
+p95_interval_ms = 33.3
+low1_fps = 20
+latency_p95_ms = 100
+stutter_pct = 5
+failures = 0
+)";
+}
+
+}  // namespace seatmark::core

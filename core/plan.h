@@ -1,0 +1,69 @@
+#pragma once
+// A run plan: which sessions to start, in which steps, how long to measure,
+// and the service level each step is judged against. TOML, documented by the
+// commented example in workloads/plans/example.toml.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/sla.h"
+
+namespace seatmark::core {
+
+struct MixEntry {
+    std::string profile;  // built-in name or a profile file (relative to the plan's folder)
+    double weight = 1;    // share of sessions; sessions are assigned in smooth weighted round robin
+    int line = 0;
+};
+
+enum class StopRule { first_failure, max };
+
+// A workload asset the run needs on this host (staged with `seatmark stage`): a path, and
+// optionally the size and XXH3-64 it must have. run.assets entries are "path" or
+// { path = "...", size = 123, xxh3 = "0123456789abcdef" }.
+struct AssetSpec {
+    std::string path;
+    std::optional<uint64_t> size;
+    std::optional<uint64_t> xxh3;
+    std::string where;  // "plan.toml:LINE:COL: " of the entry, for messages
+};
+
+struct Plan {
+    std::string name;
+    std::string source;           // the plan file, or "built-in demo plan"
+    std::string text;             // the plan as written, stored in the database
+    std::string db_path = "run.db";
+    std::string device;           // passed to every session's --device
+    bool allow_software = true;   // false: a session on a CPU renderer fails with reason software-fallback
+    double heartbeat_timeout_s = 10;
+    StopRule stop = StopRule::first_failure;
+    std::vector<uint32_t> steps;  // target session counts, strictly increasing
+    double settle_s = 5;          // after a step's sessions started, before measuring
+    double window_s = 20;         // one measurement window
+    uint32_t repeats = 1;         // measurement windows per step
+    double knee_margin_pct = 25;  // VSImax-style knee: p95 leaves the 1-session baseline by this much
+    std::vector<MixEntry> mix;
+    Sla default_sla;
+    std::map<std::string, Sla> sla;  // per profile name; default_sla otherwise
+    std::vector<AssetSpec> assets;   // files that must be present and valid before any session starts
+
+    const Sla& sla_for(const std::string& profile) const;
+    // Profile of the n-th session (0-based) under the mix's weights.
+    std::string profile_for(uint32_t n) const;
+    uint32_t max_sessions() const { return steps.empty() ? 0 : steps.back(); }
+    // Worst-case length of the measured part of the run (settle + windows per step).
+    double planned_seconds() const;
+};
+
+// Parses a plan; `source` names it in messages; relative profile paths resolve against `base_dir`.
+// Throws InputError with file:line:col for bad values and unknown keys.
+Plan parse_plan(std::string_view text, const std::string& source, const std::string& base_dir = ".");
+Plan load_plan(const std::string& path);
+
+// The built-in plan `seatmark demo` runs: ci-tiny sessions, steps 1, 2, 4, 6, 8, short windows.
+std::string_view demo_plan_text();
+
+}  // namespace seatmark::core

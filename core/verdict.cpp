@@ -1,0 +1,76 @@
+#include "core/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace seatmark::core {
+
+double active_seconds(const std::vector<FrameRecord>& frames) {
+    int64_t ns = 0;
+    for (const auto& f : frames)
+        if (f.interval_ns > 0) ns += f.interval_ns;
+    return double(ns) * 1e-9;
+}
+
+StepVerdict judge_step(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed) {
+    StepVerdict v;
+    v.target = target;
+    std::vector<double> fps, p95;
+    for (const auto& s : sessions) {
+        SessionFigures f;
+        f.id = s.id;
+        f.profile = s.profile;
+        f.failure = s.failure;
+        f.summary = stats::summarize(s.frames, active_seconds(s.frames));
+        if (!s.failure.empty()) {
+            ++v.failures;
+            ++v.failures_by_reason[s.failure];
+        } else if (s.sla) {
+            f.violations = sla_violations(f.summary, *s.sla);
+        }
+        v.frames += f.summary.frames;
+        v.dropped += f.summary.dropped;
+        if (f.summary.frames > 0) {
+            fps.push_back(f.summary.fps);
+            if (!std::isnan(f.summary.p95_ms)) p95.push_back(f.summary.p95_ms);
+            v.low1_worst_fps = fps.size() == 1 ? f.summary.low1_fps : std::min(v.low1_worst_fps, f.summary.low1_fps);
+            if (!std::isnan(f.summary.latency_p95_ms))
+                v.latency_p95_worst_ms = std::max(v.latency_p95_worst_ms, f.summary.latency_p95_ms);
+            v.stutter_worst = std::max(v.stutter_worst, f.summary.stutter);
+        }
+        v.sessions.push_back(std::move(f));
+    }
+    if (!fps.empty()) {
+        v.fps_median = stats::median(fps);
+        v.fps_min = *std::min_element(fps.begin(), fps.end());
+        v.fps_max = *std::max_element(fps.begin(), fps.end());
+        v.fairness = stats::jain_fairness(fps);
+    }
+    if (!p95.empty()) {
+        v.p95_median_ms = stats::median(p95);
+        v.p95_worst_ms = *std::max_element(p95.begin(), p95.end());
+    }
+
+    if (v.failures > failures_allowed) {
+        std::string r = std::to_string(v.failures) + " session(s) failed (";
+        bool first = true;
+        for (auto& [reason, n] : v.failures_by_reason) {
+            r += (first ? "" : ", ") + std::to_string(n) + " " + reason;
+            first = false;
+        }
+        v.reasons.push_back(r + "), " + std::to_string(failures_allowed) + " allowed");
+    }
+    if (sessions.size() < target)
+        v.reasons.push_back("only " + std::to_string(sessions.size()) + " of " + std::to_string(target) +
+                            " sessions were running");
+    for (const auto& f : v.sessions)
+        if (!f.violations.empty()) {
+            std::string r = "session " + std::to_string(f.id) + ": ";
+            for (size_t i = 0; i < f.violations.size(); ++i) r += (i ? ", " : "") + f.violations[i];
+            v.reasons.push_back(r);
+        }
+    v.pass = v.reasons.empty();
+    return v;
+}
+
+}  // namespace seatmark::core

@@ -1,0 +1,51 @@
+#pragma once
+// Judges one step: each session's frames inside the step's measurement
+// window(s) against its profile's SLA, plus the sessions that failed.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/frame_record.h"
+#include "core/sla.h"
+#include "core/stats.h"
+
+namespace seatmark::core {
+
+struct SessionWindow {
+    uint32_t id = 0;
+    std::string profile;
+    const Sla* sla = nullptr;
+    std::vector<FrameRecord> frames;  // frames that began inside the window(s)
+    std::string failure;              // "" when alive and well; else the end reason (crash, hang, ...)
+};
+
+struct SessionFigures {
+    uint32_t id = 0;
+    std::string profile;
+    stats::FrameSummary summary;
+    std::vector<std::string> violations;
+    std::string failure;
+};
+
+struct StepVerdict {
+    uint32_t target = 0;
+    std::vector<SessionFigures> sessions;
+    std::map<std::string, uint32_t> failures_by_reason;
+    uint32_t failures = 0;
+    double fps_median = 0, fps_min = 0, fps_max = 0;  // over sessions (per-session FPS)
+    double p95_median_ms = 0, p95_worst_ms = 0;
+    double low1_worst_fps = 0, latency_p95_worst_ms = 0, stutter_worst = 0;
+    uint64_t frames = 0, dropped = 0;
+    double fairness = 1;      // Jain's index over per-session FPS
+    bool pass = false;
+    std::vector<std::string> reasons;  // why it failed, most telling first
+};
+
+// Active time of a window's frames: the sum of their intervals, so think pauses
+// (which carry no interval) do not count, as DESIGN.md's FPS definition wants.
+double active_seconds(const std::vector<FrameRecord>& frames);
+
+StepVerdict judge_step(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed);
+
+}  // namespace seatmark::core

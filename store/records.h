@@ -1,0 +1,129 @@
+#pragma once
+// What a run database holds, as C++ values: the writer's inputs (*Info) and the
+// reader's rows (*Row). docs/store.md and store/schema.cpp define every field;
+// times follow the schema's rules (*_unix_ns wall clock, every other *_ns CLOCK_MONOTONIC).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace seatmark::store {
+
+enum class RunStatus { running, finished, aborted, crashed };
+
+// How a session ended. `running` until the orchestrator records its end.
+enum class SessionEnd {
+    running,
+    ok,                 // ran its duration and said BYE
+    crash,              // died by a signal or exited non-zero without a specific reason
+    hang,               // stopped sending heartbeats and was killed
+    device_lost,        // VK_ERROR_DEVICE_LOST
+    software_fallback,  // got a software renderer when the plan forbids it
+    killed,             // stopped by the orchestrator (run aborted or ended early)
+    error,              // any other failure the session reported
+    protocol,           // sent something the wire protocol does not allow
+};
+
+// Text as stored ('running', 'device-lost', ...); parse_* throw std::invalid_argument on unknown text.
+std::string_view to_string(RunStatus s);
+std::string_view to_string(SessionEnd e);
+RunStatus parse_run_status(std::string_view s);
+SessionEnd parse_session_end(std::string_view s);
+
+// ---- writer inputs -------------------------------------------------------------------------
+
+struct RunInfo {
+    std::string plan_text;         // the run plan (TOML) as read
+    std::string plan_path;         // where it was read from ("" if built in)
+    std::string tool_version;      // seatmark version
+    std::string host;              // hostname of the orchestrator writing the file
+    int64_t started_unix_ns = 0;   // 0: the writer takes the wall clock now
+    int64_t mono_origin_ns = 0;    // CLOCK_MONOTONIC at the same instant; 0: now_ns()
+};
+
+struct HostInfo {
+    std::string hostname, cpu_model;
+    int64_t cpu_count = 0, mem_total_bytes = 0;
+    std::string os, kernel, gpu, driver, vulkan_device;
+};
+
+struct StepInfo {
+    int idx = 0;               // step number from 0 in ramp order
+    int repeat = 0;            // measurement window repeat within the step, from 0
+    int target_sessions = 0;   // sessions the step runs with
+    int64_t started_ns = 0;
+};
+
+struct StepResult {  // end_step(): identifies the step by (idx, repeat)
+    int idx = 0, repeat = 0;
+    int64_t window_start_ns = 0, window_end_ns = 0;  // measured window [start, end)
+    int64_t ended_ns = 0;
+    std::optional<std::string> verdict;  // "pass" / "fail"; nullopt when not judged
+    std::string detail;                  // why, e.g. the first SLA clause that failed
+};
+
+struct SessionDevice {  // what the session reported it really got
+    std::string device_name, device_type, driver_name, driver_info;
+    bool software = false;
+};
+
+struct SessionInfo {
+    int id = 0;              // session number within the run
+    std::string profile;     // workload profile name
+    int64_t pid = 0;
+    SessionDevice device;    // may be filled later with set_session_device()
+    int64_t started_ns = 0;
+};
+
+struct SessionResult {  // update_session_end()
+    int id = 0;
+    int64_t ended_ns = 0;
+    SessionEnd reason = SessionEnd::ok;
+    std::optional<int64_t> exit_code;    // exit status, when it exited
+    std::optional<int64_t> signal;       // terminating signal, when killed by one
+    std::optional<int64_t> frames_sent;  // from the session's BYE; nullopt without one
+    int64_t frames_received = 0;         // frames the orchestrator received
+    int64_t frames_lost = 0;             // gaps in the sequence
+    std::string detail;
+};
+
+// ---- rows (reader output; SampleRow and EventRow are also writer inputs) --------------------
+
+struct RunRow : RunInfo {
+    int64_t id = 0;
+    std::optional<int64_t> ended_unix_ns;  // nullopt until the run ended
+    RunStatus status = RunStatus::running; // as stored; see StoreReader::effective_status()
+};
+
+using HostRow = HostInfo;
+
+struct StepRow : StepInfo {
+    std::optional<int64_t> window_start_ns, window_end_ns, ended_ns;  // nullopt until the step ended
+    std::optional<std::string> verdict;
+    std::string detail;
+};
+
+struct SessionRow : SessionInfo {
+    std::optional<int64_t> ended_ns;
+    SessionEnd end_reason = SessionEnd::running;
+    std::optional<int64_t> exit_code, signal, frames_sent;
+    int64_t frames_received = 0, frames_lost = 0;
+    std::string detail;
+};
+
+struct SampleRow {
+    int64_t t_ns = 0;
+    std::optional<int> session_id;  // nullopt: host-wide
+    std::string source;             // 'proc', 'nvml', 'drm', 'software', ...
+    std::string metric;             // e.g. 'gpu_util', 'cpu_ns', 'mem_bytes'
+    double value = 0;
+};
+
+struct EventRow {
+    int64_t t_ns = 0;
+    std::optional<int> session_id;  // nullopt: run-wide
+    std::string kind;               // e.g. 'step-begin', 'session-crash', 'sampler-error'
+    std::string detail;
+};
+
+}  // namespace seatmark::store

@@ -1,0 +1,205 @@
+#include "store/schema.h"
+
+#include <array>
+#include <cstdio>
+#include <set>
+
+#include "common/errors.h"
+
+namespace seatmark::store {
+
+// SQLite keeps the text of each CREATE TABLE, comments included, so `sqlite3 run.db .schema`
+// shows this documentation too.
+const char* const schema_sql = R"sql(
+-- seatmark run database, schema version 1 (PRAGMA user_version = 1, application_id = 0x53454154 'SEAT').
+-- One file per run, written by `seatmark run`, read by report, check and monitor.
+-- Times: *_unix_ns are wall-clock ns since the Unix epoch (CLOCK_REALTIME). Every other *_ns
+-- column that is a point in time is CLOCK_MONOTONIC ns on the run's host (common/clock.h), the
+-- clock sessions stamp frames with; runs.mono_origin_ns relates the two:
+--   unix_ns ~= runs.started_unix_ns + (t_ns - runs.mono_origin_ns).
+-- REFERENCES clauses document relations; they are not enforced (foreign_keys is off) to keep
+-- ingest fast. Indexes are created when the run finishes (see index_sql), not during it.
+
+CREATE TABLE runs (
+  id              INTEGER PRIMARY KEY,  -- 1: one run per file
+  plan_text       TEXT NOT NULL,        -- the run plan (TOML) exactly as read
+  plan_path       TEXT NOT NULL,        -- where the plan was read from ('' when built in)
+  tool_version    TEXT NOT NULL,        -- seatmark version that wrote the file
+  host            TEXT NOT NULL,        -- hostname of the orchestrator that wrote the file
+  started_unix_ns INTEGER NOT NULL,     -- wall clock when the run started
+  ended_unix_ns   INTEGER,              -- wall clock when the run ended; NULL until then
+  mono_origin_ns  INTEGER NOT NULL,     -- CLOCK_MONOTONIC at the same instant as started_unix_ns
+  status          TEXT NOT NULL DEFAULT 'running'
+                  CHECK (status IN ('running','finished','aborted','crashed'))
+                  -- 'running' until the run ends. A file whose writer died keeps 'running';
+                  -- readers report such a run as crashed (did not finish).
+) STRICT;
+
+CREATE TABLE hosts (
+  run_id          INTEGER NOT NULL REFERENCES runs(id),
+  hostname        TEXT NOT NULL,
+  cpu_model       TEXT NOT NULL,        -- e.g. /proc/cpuinfo "model name"
+  cpu_count       INTEGER NOT NULL,     -- online logical CPUs
+  mem_total_bytes INTEGER NOT NULL,     -- physical memory
+  os              TEXT NOT NULL,        -- e.g. PRETTY_NAME of /etc/os-release
+  kernel          TEXT NOT NULL,        -- uname -r
+  gpu             TEXT NOT NULL,        -- GPU model ('' when none)
+  driver          TEXT NOT NULL,        -- GPU driver name and version ('' when none)
+  vulkan_device   TEXT NOT NULL,        -- the Vulkan device sessions were asked to use
+  PRIMARY KEY (run_id, hostname)
+) STRICT;
+
+CREATE TABLE steps (
+  run_id          INTEGER NOT NULL REFERENCES runs(id),
+  idx             INTEGER NOT NULL,     -- step number from 0, in ramp order
+  repeat          INTEGER NOT NULL,     -- measurement window repeat within the step, from 0
+  target_sessions INTEGER NOT NULL,     -- sessions the step runs with
+  started_ns      INTEGER NOT NULL,     -- the step began (sessions being added)
+  window_start_ns INTEGER,              -- measured window [window_start_ns, window_end_ns),
+  window_end_ns   INTEGER,              --   after the settle time; NULL until the step ended
+  ended_ns        INTEGER,              -- the step ended; NULL until then
+  verdict         TEXT,                 -- 'pass' or 'fail' against the plan's service level; NULL: not judged
+  detail          TEXT NOT NULL DEFAULT '',  -- why, e.g. the first service-level clause that failed
+  PRIMARY KEY (run_id, idx, repeat)
+) STRICT;
+
+CREATE TABLE sessions (
+  run_id          INTEGER NOT NULL REFERENCES runs(id),
+  id              INTEGER PRIMARY KEY,  -- session number within the run
+  profile         TEXT NOT NULL,        -- workload profile name
+  pid             INTEGER NOT NULL,     -- process id of `seatmark session`
+  device_name     TEXT NOT NULL DEFAULT '',  -- Vulkan device the session really got
+  device_type     TEXT NOT NULL DEFAULT '',  -- 'discrete-gpu', 'integrated-gpu', 'virtual-gpu', 'cpu', 'other'
+  driver_name     TEXT NOT NULL DEFAULT '',  -- VkPhysicalDeviceDriverProperties::driverName
+  driver_info     TEXT NOT NULL DEFAULT '',  -- VkPhysicalDeviceDriverProperties::driverInfo
+  software        INTEGER NOT NULL DEFAULT 0 CHECK (software IN (0,1)),  -- 1: a software renderer
+  started_ns      INTEGER NOT NULL,     -- process started
+  ended_ns        INTEGER,              -- process ended; NULL while it runs
+  end_reason      TEXT NOT NULL DEFAULT 'running'
+                  CHECK (end_reason IN ('running','ok','crash','hang','device-lost',
+                                        'software-fallback','killed','error','protocol')),
+  exit_code       INTEGER,              -- exit status when it exited, else NULL
+  signal          INTEGER,              -- terminating signal when killed by one, else NULL
+  frames_sent     INTEGER,              -- frame count from the session's BYE; NULL without one
+  frames_received INTEGER NOT NULL DEFAULT 0,  -- frames the orchestrator received
+  frames_lost     INTEGER NOT NULL DEFAULT 0,  -- gaps in the per-session sequence number
+  detail          TEXT NOT NULL DEFAULT ''     -- free text: the error message, the last event
+) STRICT;
+
+-- One row per rendered frame: common/frame_record.h's FrameRecord plus the session.
+-- A plain rowid table without indexes during the run so ingest stays fast (about 13M rows for
+-- 30 sessions x 60 FPS x 2 h); frames_by_session is built at the end.
+CREATE TABLE frames (
+  session_id      INTEGER NOT NULL REFERENCES sessions(id),
+  seq             INTEGER NOT NULL,     -- per-session sequence number from 0; gaps are lost frames
+  t_begin_ns      INTEGER NOT NULL,     -- frame begin (monotonic)
+  cpu_ns          INTEGER NOT NULL,     -- frame begin -> vkQueueSubmit returned
+  gpu_ns          INTEGER NOT NULL,     -- GPU timestamps top..bottom x timestampPeriod; -1 unavailable
+  interval_ns     INTEGER NOT NULL,     -- t_begin - previous t_begin in one active stretch; -1 on a stretch's first frame
+  latency_ns      INTEGER NOT NULL,     -- scripted input -> fence of the first frame showing it; -1 none
+  stretch         INTEGER NOT NULL,     -- active stretch index (increments after each think pause)
+  mode            INTEGER NOT NULL,     -- display mode (workloads::DisplayMode as integer)
+  flags           INTEGER NOT NULL      -- FrameFlag bits: 1 input, 2 mode switch, 4 stretch start
+) STRICT;
+
+CREATE TABLE samples (
+  t_ns            INTEGER NOT NULL,     -- when the sample was taken (monotonic)
+  session_id      INTEGER REFERENCES sessions(id),  -- NULL: host-wide
+  source          TEXT NOT NULL,        -- 'proc', 'nvml', 'drm', 'software', ...
+  metric          TEXT NOT NULL,        -- e.g. 'gpu_util', 'gpu_mem_bytes', 'cpu_ns'
+  value           REAL NOT NULL
+) STRICT;
+
+CREATE TABLE events (
+  t_ns            INTEGER NOT NULL,     -- monotonic
+  session_id      INTEGER REFERENCES sessions(id),  -- NULL: run-wide
+  kind            TEXT NOT NULL,        -- e.g. 'step-begin', 'session-crash', 'sampler-error'
+  detail          TEXT NOT NULL DEFAULT ''
+) STRICT;
+)sql";
+
+const char* const index_sql = R"sql(
+CREATE INDEX IF NOT EXISTS frames_by_session ON frames(session_id, seq);
+CREATE INDEX IF NOT EXISTS samples_by_metric ON samples(metric, session_id, t_ns);
+CREATE INDEX IF NOT EXISTS events_by_time ON events(t_ns);
+)sql";
+
+namespace {
+
+constexpr std::array<std::string_view, 7> tables{"runs", "hosts", "steps", "sessions",
+                                                 "frames", "samples", "events"};
+constexpr std::array<std::string_view, 3> indexes{"frames_by_session", "samples_by_metric",
+                                                  "events_by_time"};
+
+std::set<std::string> names_of(const Db& db, const char* type) {
+    Stmt s(db, "SELECT name FROM sqlite_schema WHERE type = ?1");
+    s.bind_text(1, type);
+    std::set<std::string> names;
+    while (s.step()) names.insert(s.col_text(0));
+    return names;
+}
+
+}  // namespace
+
+std::span<const std::string_view> table_names() { return tables; }
+
+void configure_writer(const Db& db) {
+    // WAL: readers (monitor, report) never block the writer and a killed writer leaves a
+    // consistent file. synchronous=NORMAL: a commit is durable against a process crash at once
+    // and against power loss after the next checkpoint, without an fsync per commit.
+    Stmt wal(db, "PRAGMA journal_mode=WAL", "setting WAL mode");
+    if (!wal.step() || wal.col_text(0) != "wal")
+        throw StoreError(db.path() + ": setting WAL mode: the file system does not support it", SQLITE_ERROR);
+    db.exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY;",
+            "configuring the connection");
+}
+
+void create_schema(const Db& db) {
+    db.exec("BEGIN", "creating the schema");
+    db.exec(schema_sql, "creating the schema");
+    char pragmas[96];
+    std::snprintf(pragmas, sizeof pragmas, "PRAGMA user_version=%d; PRAGMA application_id=%d;",
+                  schema_version, application_id);
+    db.exec(pragmas, "creating the schema");
+    db.exec("COMMIT", "creating the schema");
+}
+
+void validate_schema(const Db& db) {
+    const std::string& path = db.path();
+    std::set<std::string> present;
+    try {
+        present = names_of(db, "table");
+    } catch (const StoreError& e) {
+        if (e.code == SQLITE_NOTADB)
+            throw InputError(path + ": not an SQLite database (expected a seatmark run database)");
+        if (e.code == SQLITE_CORRUPT)
+            throw InputError(path + ": damaged or truncated (database disk image is malformed); "
+                                    "expected a complete seatmark run database");
+        throw;
+    }
+    if (!present.count("runs"))
+        throw InputError(path + ": not a seatmark run database (no 'runs' table)");
+    int64_t app = db.pragma_int("application_id");
+    if (app != application_id) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, ": not a seatmark run database (application_id 0x%08llx, expected 0x%08x)",
+                      static_cast<unsigned long long>(app), static_cast<unsigned>(application_id));
+        throw InputError(path + buf);
+    }
+    int64_t version = db.pragma_int("user_version");
+    if (version != schema_version)
+        throw InputError(path + ": schema version " + std::to_string(version) + ", this seatmark reads " +
+                         std::to_string(schema_version));
+    for (std::string_view t : tables)
+        if (!present.count(std::string(t)))
+            throw InputError(path + ": not a seatmark run database (no '" + std::string(t) + "' table)");
+}
+
+bool indexes_present(const Db& db) {
+    std::set<std::string> present = names_of(db, "index");
+    for (std::string_view i : indexes)
+        if (!present.count(std::string(i))) return false;
+    return true;
+}
+
+}  // namespace seatmark::store

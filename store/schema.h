@@ -1,0 +1,43 @@
+#pragma once
+// The run database's schema: its text (with a comment on every column), its version,
+// how a new file is set up, and how a reader checks that a file is one it understands.
+// docs/store.md describes the same tables for people.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "store/sqlite_handle.h"
+
+namespace seatmark::store {
+
+inline constexpr int schema_version = 1;                // PRAGMA user_version
+inline constexpr int32_t application_id = 0x53454154;   // PRAGMA application_id, 'SEAT'
+inline constexpr int64_t the_run_id = 1;                // one run per file: runs.id
+
+// CREATE TABLE statements for every table (executed once, when the file is created).
+extern const char* const schema_sql;
+// CREATE INDEX IF NOT EXISTS statements: built when the run finishes (never during ingest),
+// or by a reader that finds them missing after a writer died.
+extern const char* const index_sql;
+
+// The tables a version-1 file has, in schema order.
+std::span<const std::string_view> table_names();
+
+// WAL, synchronous=NORMAL and the other settings a writing connection uses.
+void configure_writer(const Db& db);
+
+// Creates every table in one transaction and stamps user_version and application_id.
+void create_schema(const Db& db);
+
+// Throws InputError unless `db` is a seatmark run database of schema_version:
+//   "x.db: not an SQLite database (expected a seatmark run database)"
+//   "x.db: not a seatmark run database (no 'runs' table)"
+//   "x.db: schema version 7, this seatmark reads 1"
+//   "x.db: damaged or truncated (database disk image is malformed); expected a complete seatmark run database"
+void validate_schema(const Db& db);
+
+// True when every index of index_sql exists.
+bool indexes_present(const Db& db);
+
+}  // namespace seatmark::store

@@ -1,0 +1,264 @@
+#include "store/store_reader.h"
+
+#include "common/errors.h"
+#include "store/schema.h"
+
+namespace seatmark::store {
+
+namespace {
+
+constexpr const char* frame_columns =
+    "seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags";
+
+FrameRecord frame_of(const Stmt& s) {
+    FrameRecord f;
+    f.seq = static_cast<uint64_t>(s.col_int(0));
+    f.t_begin_ns = s.col_int(1);
+    f.cpu_ns = s.col_int(2);
+    f.gpu_ns = s.col_int(3);
+    f.interval_ns = s.col_int(4);
+    f.latency_ns = s.col_int(5);
+    f.stretch = static_cast<uint32_t>(s.col_int(6));
+    f.mode = static_cast<uint16_t>(s.col_int(7));
+    f.flags = static_cast<uint16_t>(s.col_int(8));
+    return f;
+}
+
+std::optional<int> opt_int(const std::optional<int64_t>& v) {
+    return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+}
+
+// A writer that died never built the indexes: build them with a short-lived writable
+// connection. Not possible (read-only file or directory) is fine: queries are just slower.
+void build_missing_indexes(const std::string& path) {
+    try {
+        Db rw(path, SQLITE_OPEN_READWRITE);
+        validate_schema(rw);
+        rw.exec(index_sql, "building indexes");
+    } catch (const StoreError&) {
+    }
+}
+
+}  // namespace
+
+StoreReader::StoreReader(const std::string& path) : path_(path), probe_(open_for_probe(path)) {
+    auto open_ro = [&] {
+        try {
+            db_ = Db(path_, SQLITE_OPEN_READONLY);
+        } catch (const StoreError& e) {
+            throw InputError(e.what());
+        }
+        validate_schema(db_);
+    };
+    open_ro();
+    if (!indexes_present(db_) && !writer_alive()) {
+        db_ = Db();
+        build_missing_indexes(path_);
+        open_ro();
+    }
+}
+
+StoreReader::~StoreReader() {
+    db_ = Db();  // close the connection before the probe descriptor (writer_lock.h)
+}
+
+StoreReader& StoreReader::operator=(StoreReader&& o) noexcept {
+    if (this != &o) {
+        db_ = std::move(o.db_);  // the old connection closes before the old probe descriptor
+        probe_ = std::move(o.probe_);
+        path_ = std::move(o.path_);
+    }
+    return *this;
+}
+
+RunRow StoreReader::run() const {
+    Stmt s(db_,
+           "SELECT id, plan_text, plan_path, tool_version, host, started_unix_ns, ended_unix_ns,"
+           " mono_origin_ns, status FROM runs ORDER BY id LIMIT 1");
+    if (!s.step()) throw InputError(path_ + ": no run recorded (its writer stopped before the run began)");
+    RunRow r;
+    r.id = s.col_int(0);
+    r.plan_text = s.col_text(1);
+    r.plan_path = s.col_text(2);
+    r.tool_version = s.col_text(3);
+    r.host = s.col_text(4);
+    r.started_unix_ns = s.col_int(5);
+    r.ended_unix_ns = s.col_opt_int(6);
+    r.mono_origin_ns = s.col_int(7);
+    r.status = parse_run_status(s.col_text(8));
+    return r;
+}
+
+std::vector<HostRow> StoreReader::hosts() const {
+    Stmt s(db_,
+           "SELECT hostname, cpu_model, cpu_count, mem_total_bytes, os, kernel, gpu, driver, vulkan_device"
+           " FROM hosts ORDER BY hostname");
+    std::vector<HostRow> out;
+    while (s.step()) {
+        HostRow h;
+        h.hostname = s.col_text(0);
+        h.cpu_model = s.col_text(1);
+        h.cpu_count = s.col_int(2);
+        h.mem_total_bytes = s.col_int(3);
+        h.os = s.col_text(4);
+        h.kernel = s.col_text(5);
+        h.gpu = s.col_text(6);
+        h.driver = s.col_text(7);
+        h.vulkan_device = s.col_text(8);
+        out.push_back(std::move(h));
+    }
+    return out;
+}
+
+std::vector<StepRow> StoreReader::steps() const {
+    Stmt s(db_,
+           "SELECT idx, repeat, target_sessions, started_ns, window_start_ns, window_end_ns, ended_ns,"
+           " verdict, detail FROM steps ORDER BY idx, repeat");
+    std::vector<StepRow> out;
+    while (s.step()) {
+        StepRow r;
+        r.idx = static_cast<int>(s.col_int(0));
+        r.repeat = static_cast<int>(s.col_int(1));
+        r.target_sessions = static_cast<int>(s.col_int(2));
+        r.started_ns = s.col_int(3);
+        r.window_start_ns = s.col_opt_int(4);
+        r.window_end_ns = s.col_opt_int(5);
+        r.ended_ns = s.col_opt_int(6);
+        r.verdict = s.col_opt_text(7);
+        r.detail = s.col_text(8);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<SessionRow> StoreReader::sessions() const {
+    Stmt s(db_,
+           "SELECT id, profile, pid, device_name, device_type, driver_name, driver_info, software,"
+           " started_ns, ended_ns, end_reason, exit_code, signal, frames_sent, frames_received,"
+           " frames_lost, detail FROM sessions ORDER BY id");
+    std::vector<SessionRow> out;
+    while (s.step()) {
+        SessionRow r;
+        r.id = static_cast<int>(s.col_int(0));
+        r.profile = s.col_text(1);
+        r.pid = s.col_int(2);
+        r.device.device_name = s.col_text(3);
+        r.device.device_type = s.col_text(4);
+        r.device.driver_name = s.col_text(5);
+        r.device.driver_info = s.col_text(6);
+        r.device.software = s.col_int(7) != 0;
+        r.started_ns = s.col_int(8);
+        r.ended_ns = s.col_opt_int(9);
+        r.end_reason = parse_session_end(s.col_text(10));
+        r.exit_code = s.col_opt_int(11);
+        r.signal = s.col_opt_int(12);
+        r.frames_sent = s.col_opt_int(13);
+        r.frames_received = s.col_int(14);
+        r.frames_lost = s.col_int(15);
+        r.detail = s.col_text(16);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<FrameRecord> StoreReader::frames(int session_id) const {
+    Stmt s(db_, std::string("SELECT ") + frame_columns + " FROM frames WHERE session_id = ?1 ORDER BY seq");
+    s.bind_int(1, session_id);
+    std::vector<FrameRecord> out;
+    while (s.step()) out.push_back(frame_of(s));
+    return out;
+}
+
+std::vector<FrameRecord> StoreReader::frames_in(int session_id, int64_t t0, int64_t t1) const {
+    Stmt s(db_, std::string("SELECT ") + frame_columns +
+                    " FROM frames WHERE session_id = ?1 AND t_begin_ns >= ?2 AND t_begin_ns < ?3 ORDER BY seq");
+    s.bind_int(1, session_id).bind_int(2, t0).bind_int(3, t1);
+    std::vector<FrameRecord> out;
+    while (s.step()) out.push_back(frame_of(s));
+    return out;
+}
+
+uint64_t StoreReader::frame_count() const {
+    Stmt s(db_, "SELECT count(*) FROM frames");
+    return s.step() ? static_cast<uint64_t>(s.col_int(0)) : 0;
+}
+
+uint64_t StoreReader::frame_count(int session_id) const {
+    Stmt s(db_, "SELECT count(*) FROM frames WHERE session_id = ?1");
+    s.bind_int(1, session_id);
+    return s.step() ? static_cast<uint64_t>(s.col_int(0)) : 0;
+}
+
+std::vector<SampleRow> StoreReader::samples(const SampleQuery& q) const {
+    Stmt s(db_,
+           "SELECT t_ns, session_id, source, metric, value FROM samples"
+           " WHERE (?1 = '' OR metric = ?1) AND (?2 = '' OR source = ?2)"
+           " AND (?3 IS NULL OR session_id = ?3) AND (?4 = 0 OR session_id IS NULL)"
+           " AND t_ns >= ?5 AND t_ns < ?6 ORDER BY t_ns, rowid");
+    s.bind_text(1, q.metric).bind_text(2, q.source);
+    if (q.session_id) s.bind_int(3, *q.session_id);
+    else s.bind_null(3);
+    s.bind_int(4, q.host_wide ? 1 : 0).bind_int(5, q.t0).bind_int(6, q.t1);
+    std::vector<SampleRow> out;
+    while (s.step()) {
+        SampleRow r;
+        r.t_ns = s.col_int(0);
+        r.session_id = opt_int(s.col_opt_int(1));
+        r.source = s.col_text(2);
+        r.metric = s.col_text(3);
+        r.value = s.col_real(4);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<EventRow> StoreReader::events() const {
+    Stmt s(db_, "SELECT t_ns, session_id, kind, detail FROM events ORDER BY t_ns, rowid");
+    std::vector<EventRow> out;
+    while (s.step()) {
+        EventRow r;
+        r.t_ns = s.col_int(0);
+        r.session_id = opt_int(s.col_opt_int(1));
+        r.kind = s.col_text(2);
+        r.detail = s.col_text(3);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+bool StoreReader::writer_alive() const { return store::writer_alive(probe_); }
+
+RunStatus StoreReader::effective_status() const {
+    Stmt s(db_, "SELECT status FROM runs ORDER BY id LIMIT 1");
+    RunStatus stored = s.step() ? parse_run_status(s.col_text(0)) : RunStatus::running;
+    if (stored != RunStatus::running) return stored;
+    return writer_alive() ? RunStatus::running : RunStatus::crashed;
+}
+
+std::vector<std::string> StoreReader::integrity_check() const {
+    Stmt s(db_, "PRAGMA integrity_check", "checking integrity");
+    std::vector<std::string> out;
+    while (s.step()) out.push_back(s.col_text(0));
+    return out;
+}
+
+bool StoreReader::integrity_ok() const {
+    try {
+        std::vector<std::string> r = integrity_check();
+        return r.size() == 1 && r[0] == "ok";
+    } catch (const StoreError&) {
+        return false;  // e.g. SQLITE_CORRUPT before any row
+    }
+}
+
+std::string describe(RunStatus s) {
+    switch (s) {
+        case RunStatus::running: return "running";
+        case RunStatus::finished: return "finished";
+        case RunStatus::aborted: return "aborted";
+        case RunStatus::crashed: return "did not finish (crashed)";
+    }
+    return "?";
+}
+
+}  // namespace seatmark::store

@@ -1,0 +1,65 @@
+#pragma once
+// Reads one run database, read-only. Opening validates it (store/schema.h lists the
+// messages) and, when the writer died before building the indexes, builds them once (the only
+// write a reader ever makes; skipped when the file is not writable or its writer still runs).
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/frame_record.h"
+#include "store/records.h"
+#include "store/sqlite_handle.h"
+#include "store/writer_lock.h"
+
+namespace seatmark::store {
+
+struct SampleQuery {
+    std::string metric;              // "" : any
+    std::string source;              // "" : any
+    std::optional<int> session_id;   // only this session's samples
+    bool host_wide = false;          // only host-wide samples (session_id IS NULL)
+    int64_t t0 = std::numeric_limits<int64_t>::min();  // t_ns in [t0, t1)
+    int64_t t1 = std::numeric_limits<int64_t>::max();
+};
+
+class StoreReader {
+public:
+    // Throws InputError naming the file and what was expected (see validate_schema()).
+    explicit StoreReader(const std::string& path);
+    ~StoreReader();
+    StoreReader(StoreReader&&) noexcept = default;
+    StoreReader& operator=(StoreReader&& o) noexcept;
+
+    const std::string& path() const { return path_; }
+
+    RunRow run() const;  // throws InputError when the writer died before storing the run
+    std::vector<HostRow> hosts() const;
+    std::vector<StepRow> steps() const;        // by idx, repeat
+    std::vector<SessionRow> sessions() const;  // by id
+    std::vector<FrameRecord> frames(int session_id) const;  // by seq
+    std::vector<FrameRecord> frames_in(int session_id, int64_t t0, int64_t t1) const;  // t_begin in [t0, t1), by seq
+    uint64_t frame_count() const;
+    uint64_t frame_count(int session_id) const;
+    std::vector<SampleRow> samples(const SampleQuery& q = {}) const;  // by t_ns
+    std::vector<EventRow> events() const;                             // by t_ns, then as stored
+
+    // The run's status as stored, except that a run still 'running' whose writer is gone
+    // (killed, crashed, power lost) is `crashed`: it did not finish.
+    RunStatus effective_status() const;
+    bool writer_alive() const;  // the process writing this file is still running
+
+    bool integrity_ok() const;                     // PRAGMA integrity_check says "ok"
+    std::vector<std::string> integrity_check() const;  // its messages
+
+private:
+    std::string path_;
+    FileHandle probe_;  // for writer_alive(); declared first: closed after db_ (writer_lock.h)
+    Db db_;
+};
+
+// Words for a run status in reports: "finished", "aborted", "did not finish (crashed)", ...
+std::string describe(RunStatus s);
+
+}  // namespace seatmark::store

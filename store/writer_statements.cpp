@@ -1,0 +1,178 @@
+#include "store/writer_statements.h"
+
+#include "store/schema.h"
+
+namespace seatmark::store {
+
+namespace {
+
+// Binds one frame row at parameter offset `base` (parameters base+1 .. base+10).
+void bind_frame(Stmt& st, int base, int64_t session_id, const FrameRecord& f) {
+    st.bind_int(base + 1, session_id).bind_int(base + 2, static_cast<int64_t>(f.seq)).bind_int(base + 3, f.t_begin_ns);
+    st.bind_int(base + 4, f.cpu_ns).bind_int(base + 5, f.gpu_ns).bind_int(base + 6, f.interval_ns);
+    st.bind_int(base + 7, f.latency_ns).bind_int(base + 8, f.stretch).bind_int(base + 9, f.mode).bind_int(base + 10, f.flags);
+}
+
+std::string multi_row_frame_insert(int rows) {
+    std::string sql = "INSERT INTO frames(session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags) VALUES";
+    for (int r = 0; r < rows; ++r) sql += r ? ",(?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?)";
+    return sql;
+}
+
+
+std::optional<int64_t> opt64(const std::optional<int>& v) {
+    return v ? std::optional<int64_t>(*v) : std::nullopt;
+}
+
+}  // namespace
+
+WriterStatements::WriterStatements(const Db& db)
+    : db_(db),
+      begin_(db, "BEGIN", "beginning a transaction"),
+      commit_(db, "COMMIT", "committing"),
+      rollback_(db, "ROLLBACK", "rolling back"),
+      run_(db,
+           "INSERT INTO runs(id, plan_text, plan_path, tool_version, host, started_unix_ns, mono_origin_ns)"
+           " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+           "storing the run"),
+      end_run_(db, "UPDATE runs SET status = ?2, ended_unix_ns = ?3 WHERE id = ?1", "storing the run's end"),
+      host_(db,
+            "INSERT OR REPLACE INTO hosts(run_id, hostname, cpu_model, cpu_count, mem_total_bytes, os,"
+            " kernel, gpu, driver, vulkan_device) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "storing a host"),
+      step_(db,
+            "INSERT OR REPLACE INTO steps(run_id, idx, repeat, target_sessions, started_ns)"
+            " VALUES(?1, ?2, ?3, ?4, ?5)",
+            "storing a step"),
+      end_step_(db,
+                "UPDATE steps SET window_start_ns = ?4, window_end_ns = ?5, ended_ns = ?6, verdict = ?7,"
+                " detail = ?8 WHERE run_id = ?1 AND idx = ?2 AND repeat = ?3",
+                "storing a step's end"),
+      session_(db,
+               "INSERT OR REPLACE INTO sessions(run_id, id, profile, pid, device_name, device_type,"
+               " driver_name, driver_info, software, started_ns)"
+               " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+               "storing a session"),
+      device_(db,
+              "UPDATE sessions SET device_name = ?2, device_type = ?3, driver_name = ?4, driver_info = ?5,"
+              " software = ?6 WHERE id = ?1",
+              "storing a session's device"),
+      end_session_(db,
+                   "UPDATE sessions SET ended_ns = ?2, end_reason = ?3, exit_code = ?4, signal = ?5,"
+                   " frames_sent = ?6, frames_received = ?7, frames_lost = ?8, detail = ?9 WHERE id = ?1",
+                   "storing a session's end"),
+      sample_(db, "INSERT INTO samples(t_ns, session_id, source, metric, value) VALUES(?1, ?2, ?3, ?4, ?5)",
+              "storing samples"),
+      event_(db, "INSERT INTO events(t_ns, session_id, kind, detail) VALUES(?1, ?2, ?3, ?4)",
+             "storing an event") {
+    for (int k = 0; k < kFrameInsertSizes; ++k) frames_.emplace_back(db, multi_row_frame_insert(1 << k), "storing frames");
+}
+
+void WriterStatements::rollback() noexcept {
+    if (sqlite3_get_autocommit(db_.get())) return;  // no transaction open
+    try {
+        rollback_.run();
+    } catch (const StoreError&) {
+    }
+}
+
+void WriterStatements::apply(const cmd::Command& c) {
+    std::visit([this](const auto& x) { (*this)(x); }, c);
+}
+
+void WriterStatements::operator()(const cmd::BeginRun& c) {
+    const RunInfo& r = c.run;
+    run_.bind_int(1, the_run_id).bind_text(2, r.plan_text).bind_text(3, r.plan_path);
+    run_.bind_text(4, r.tool_version).bind_text(5, r.host).bind_int(6, r.started_unix_ns);
+    run_.bind_int(7, r.mono_origin_ns).run();
+}
+
+void WriterStatements::operator()(const cmd::EndRun& c) {
+    end_run_.bind_int(1, the_run_id).bind_text(2, to_string(c.status)).bind_int(3, c.ended_unix_ns).run();
+}
+
+void WriterStatements::operator()(const cmd::AddHost& c) {
+    const HostInfo& h = c.host;
+    host_.bind_int(1, the_run_id).bind_text(2, h.hostname).bind_text(3, h.cpu_model);
+    host_.bind_int(4, h.cpu_count).bind_int(5, h.mem_total_bytes).bind_text(6, h.os);
+    host_.bind_text(7, h.kernel).bind_text(8, h.gpu).bind_text(9, h.driver);
+    host_.bind_text(10, h.vulkan_device).run();
+}
+
+void WriterStatements::operator()(const cmd::BeginStep& c) {
+    const StepInfo& s = c.step;
+    step_.bind_int(1, the_run_id).bind_int(2, s.idx).bind_int(3, s.repeat);
+    step_.bind_int(4, s.target_sessions).bind_int(5, s.started_ns).run();
+}
+
+void WriterStatements::operator()(const cmd::EndStep& c) {
+    const StepResult& s = c.result;
+    end_step_.bind_int(1, the_run_id).bind_int(2, s.idx).bind_int(3, s.repeat);
+    end_step_.bind_int(4, s.window_start_ns).bind_int(5, s.window_end_ns).bind_int(6, s.ended_ns);
+    end_step_.bind_opt_text(7, s.verdict).bind_text(8, s.detail).run();
+}
+
+void WriterStatements::operator()(const cmd::AddSession& c) {
+    const SessionInfo& s = c.session;
+    session_.bind_int(1, the_run_id).bind_int(2, s.id).bind_text(3, s.profile).bind_int(4, s.pid);
+    session_.bind_text(5, s.device.device_name).bind_text(6, s.device.device_type);
+    session_.bind_text(7, s.device.driver_name).bind_text(8, s.device.driver_info);
+    session_.bind_int(9, s.device.software ? 1 : 0).bind_int(10, s.started_ns).run();
+}
+
+void WriterStatements::operator()(const cmd::SetDevice& c) {
+    const SessionDevice& d = c.device;
+    device_.bind_int(1, c.session_id).bind_text(2, d.device_name).bind_text(3, d.device_type);
+    device_.bind_text(4, d.driver_name).bind_text(5, d.driver_info).bind_int(6, d.software ? 1 : 0).run();
+}
+
+void WriterStatements::operator()(const cmd::EndSession& c) {
+    const SessionResult& s = c.result;
+    end_session_.bind_int(1, s.id).bind_int(2, s.ended_ns).bind_text(3, to_string(s.reason));
+    end_session_.bind_opt_int(4, s.exit_code).bind_opt_int(5, s.signal).bind_opt_int(6, s.frames_sent);
+    end_session_.bind_int(7, s.frames_received).bind_int(8, s.frames_lost).bind_text(9, s.detail).run();
+}
+
+void WriterStatements::operator()(const cmd::AddFrames& c) { add_frames({&c}); }
+
+void WriterStatements::add_frames(const std::vector<const cmd::AddFrames*>& batch) {
+    // Rows go in groups of 32, 16, ... 1 per statement: one sqlite3_step per group instead of per
+    // row, where the orchestrator's writer thread spent most of its time. The rows of every
+    // command in the batch (a message from each of many sessions) are grouped together.
+    size_t total = 0;
+    for (const auto* c : batch) total += c->frames.size();
+    size_t cmd_i = 0, row_i = 0, done = 0;
+    auto next = [&]() -> std::pair<int64_t, const FrameRecord*> {
+        while (row_i >= batch[cmd_i]->frames.size()) {
+            ++cmd_i;
+            row_i = 0;
+        }
+        return {batch[cmd_i]->session_id, &batch[cmd_i]->frames[row_i++]};
+    };
+    for (int k = kFrameInsertSizes - 1; k >= 0; --k) {
+        const size_t rows = size_t(1) << k;
+        Stmt& st = frames_[static_cast<size_t>(k)];
+        for (; done + rows <= total; done += rows) {
+            for (size_t r = 0; r < rows; ++r) {
+                auto [session, frame] = next();
+                bind_frame(st, static_cast<int>(r) * 10, session, *frame);
+            }
+            st.run();
+        }
+    }
+}
+
+void WriterStatements::operator()(const cmd::AddSamples& c) {
+    for (const SampleRow& s : c.samples) {
+        sample_.bind_int(1, s.t_ns).bind_opt_int(2, opt64(s.session_id)).bind_text(3, s.source);
+        sample_.bind_text(4, s.metric).bind_real(5, s.value).run();
+    }
+}
+
+void WriterStatements::operator()(const cmd::AddEvent& c) {
+    const EventRow& e = c.event;
+    event_.bind_int(1, e.t_ns).bind_opt_int(2, opt64(e.session_id)).bind_text(3, e.kind);
+    event_.bind_text(4, e.detail).run();
+}
+
+}  // namespace seatmark::store

@@ -1,0 +1,116 @@
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+
+#include "common/errors.h"
+#include "core/plan.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::core;
+
+TEST_CASE("the example plan and the demo plan parse") {
+    Plan p = load_plan(std::string(SEATMARK_SOURCE_DIR) + "/workloads/plans/example.toml");
+    CHECK(p.name == "designer-density");
+    CHECK(p.steps == std::vector<uint32_t>{1, 2, 4, 8, 12, 16, 24, 32});
+    CHECK(p.repeats == 2);
+    CHECK(p.window_s == 60);
+    CHECK(p.settle_s == 15);
+    CHECK_FALSE(p.allow_software);
+    CHECK(p.stop == StopRule::first_failure);
+    CHECK(p.mix.size() == 2);
+    CHECK(p.sla_for("viewer-light").p95_interval_ms == 50);
+    CHECK(p.sla_for("viewer-light").latency_p95_ms == 100);  // inherited from [sla]
+    CHECK(p.sla_for("designer-medium").p95_interval_ms == doctest::Approx(33.3));
+
+    Plan d = parse_plan(demo_plan_text(), "demo");
+    CHECK(d.steps == std::vector<uint32_t>{1, 2, 4, 6, 8});
+    CHECK(d.stop == StopRule::max);
+    CHECK(d.mix.at(0).profile == "ci-tiny");
+}
+
+TEST_CASE("the session mix follows its weights in every prefix") {
+    Plan p = load_plan(std::string(SEATMARK_SOURCE_DIR) + "/workloads/plans/example.toml");
+    std::map<std::string, int> count;
+    for (uint32_t i = 0; i < 8; ++i) ++count[p.profile_for(i)];
+    CHECK(count["designer-medium"] == 6);
+    CHECK(count["viewer-light"] == 2);
+    CHECK(p.profile_for(0) == "designer-medium");
+    // Deterministic.
+    CHECK(p.profile_for(5) == p.profile_for(5));
+}
+
+TEST_CASE("steps from start/increment/max") {
+    Plan p = parse_plan("name = \"x\"\n[steps]\nstart = 2\nincrement = 3\nmax = 11\n[[mix]]\nprofile = \"ci-tiny\"\n", "p.toml");
+    CHECK(p.steps == std::vector<uint32_t>{2, 5, 8, 11});
+}
+
+TEST_CASE("malformed plans are rejected with file:line and what was expected") {
+    const std::string good_tail = "[[mix]]\nprofile = \"ci-tiny\"\n";
+    struct Case {
+        std::string text, expect_where, expect_text;
+    };
+    std::vector<Case> cases = {
+        {"name = \"x\"\n[steps]\nlist = [1, 2]\n" + good_tail + "[run]\nstop = \"never\"\n", "plan.toml:7", "first-failure"},
+        {"name = \"x\"\n[steps]\nlist = [2, 1]\n" + good_tail, "plan.toml:3", "increasing"},
+        {"name = \"x\"\n[steps]\nlist = [0]\n" + good_tail, "plan.toml:3", "from 1 to 4096"},
+        {"name = \"x\"\n[steps]\nlist = []\n" + good_tail, "plan.toml:3", "non-empty"},
+        {"name = \"x\"\n[steps]\nlist = [1]\nwindow = \"-3s\"\n" + good_tail, "plan.toml:4", "window"},
+        {"name = \"x\"\n[steps]\nlist = [1]\nwindoww = \"3s\"\n" + good_tail, "plan.toml:4", "unknown key"},
+        {"name = \"x\"\n[steps]\nlist = [1]\n[[mix]]\nprofile = \"no-such-profile\"\n", "plan.toml:5", "no-such-profile"},
+        {"name = \"x\"\n[steps]\nlist = [1]\n" + good_tail + "[sla]\np95_interval_ms = -1\n", "plan.toml:7", "p95_interval_ms"},
+        {"name = \"x\"\n[steps]\nlist = [1]\n" + good_tail + "[sla.other]\nlow1_fps = 5\n", "plan.toml:6", "other"},
+        {"name = \"x\"\n[steps]\nlist = [1]\n", "plan.toml", "mix"},
+        {"name = \"x\"\n" + good_tail, "plan.toml", "steps"},
+        {"name = \"x\"\n[steps\nlist = [1]\n", "plan.toml:2", "syntax"},
+        {"[steps]\nlist = [1]\n" + good_tail, "plan.toml", "name"},
+        {"name = \"x\"\n[steps]\nlist = [1]\nstart = 1\n" + good_tail, "plan.toml:3", "not both"},
+        {"name = \"x\"\n[run]\nheartbeat_timeout = \"0s\"\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3",
+         "heartbeat_timeout"},
+        {"name = \"x\"\n[run]\nassets = [\"a\", 3]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3", "run.assets[1]"},
+        {"name = \"x\"\n[run]\nassets = [{ path = \"a\", xxh3 = \"12\" }]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3",
+         "16 hex digits"},
+        {"name = \"x\"\n[run]\nassets = [{ path = \"a\", size = -1 }]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3",
+         "run.assets[0].size"},
+        {"name = \"x\"\n[run]\nassets = [{ size = 4 }]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3", "path"},
+        {"name = \"x\"\n[run]\nassets = [{ path = \"a\", sha = \"x\" }]\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3",
+         "unknown key"},
+        {"name = \"x\"\n[run]\nassets = \"a\"\n[steps]\nlist = [1]\n" + good_tail, "plan.toml:3", "array"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.text);
+        try {
+            parse_plan(c.text, "plan.toml");
+            FAIL("accepted a bad plan");
+        } catch (const InputError& e) {
+            std::string msg = e.what();
+            INFO(msg);
+            CHECK(msg.find(c.expect_where) == 0);
+            CHECK(msg.find(c.expect_text) != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("run.assets takes paths and { path, size, xxh3 } tables") {
+    Plan p = parse_plan("name = \"x\"\n[run]\nassets = [\"/a/b\", { path = \"/c\", size = 12, xxh3 = \"00ff00FF12345678\" }]\n"
+                        "[steps]\nlist = [1]\n[[mix]]\nprofile = \"ci-tiny\"\n",
+                        "p.toml");
+    REQUIRE(p.assets.size() == 2);
+    CHECK(p.assets[0].path == "/a/b");
+    CHECK_FALSE(p.assets[0].size);
+    CHECK_FALSE(p.assets[0].xxh3);
+    CHECK(p.assets[1].path == "/c");
+    CHECK(p.assets[1].size == 12u);
+    CHECK(p.assets[1].xxh3 == 0x00ff00ff12345678ull);
+    CHECK(p.assets[1].where.rfind("p.toml:3", 0) == 0);
+}
+
+TEST_CASE("a missing plan file names the path") {
+    try {
+        load_plan("/nonexistent/plan.toml");
+        FAIL("no error");
+    } catch (const InputError& e) {
+        CHECK(std::string(e.what()).find("/nonexistent/plan.toml") != std::string::npos);
+    }
+}

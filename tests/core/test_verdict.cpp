@@ -1,0 +1,106 @@
+#include <doctest/doctest.h>
+
+#include "core/verdict.h"
+
+using namespace seatmark;
+using namespace seatmark::core;
+
+namespace {
+// n frames at a fixed interval, with one spike of `spike_ms` every `every` frames.
+std::vector<FrameRecord> frames(int n, double interval_ms, int every = 0, double spike_ms = 0) {
+    std::vector<FrameRecord> out;
+    int64_t t = 1'000'000'000;
+    for (int i = 0; i < n; ++i) {
+        FrameRecord f;
+        f.seq = static_cast<uint64_t>(i);
+        double iv = (every && i % every == every - 1) ? spike_ms : interval_ms;
+        f.interval_ns = i == 0 ? -1 : int64_t(iv * 1e6);
+        t += i == 0 ? 0 : f.interval_ns;
+        f.t_begin_ns = t;
+        f.cpu_ns = 100000;
+        f.latency_ns = int64_t(20e6);
+        out.push_back(f);
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("a step passes when every session meets the SLA") {
+    Sla sla;
+    std::vector<SessionWindow> w(2);
+    for (int i = 0; i < 2; ++i) {
+        w[i].id = static_cast<uint32_t>(i);
+        w[i].sla = &sla;
+        w[i].frames = frames(300, 16.0);
+    }
+    auto v = judge_step(2, w, 0);
+    CHECK(v.pass);
+    CHECK(v.fps_median == doctest::Approx(1000.0 / 16.0 * 299.0 / 300.0 + 0).epsilon(0.02));
+    CHECK(v.fairness == doctest::Approx(1.0));
+    CHECK(v.p95_worst_ms == doctest::Approx(16.0));
+    CHECK(v.failures == 0);
+}
+
+TEST_CASE("one slow session fails the step and is named") {
+    Sla sla;
+    std::vector<SessionWindow> w(2);
+    w[0].id = 0;
+    w[0].sla = &sla;
+    w[0].frames = frames(300, 16.0);
+    w[1].id = 1;
+    w[1].sla = &sla;
+    w[1].frames = frames(100, 45.0);
+    auto v = judge_step(2, w, 0);
+    CHECK_FALSE(v.pass);
+    REQUIRE(!v.reasons.empty());
+    CHECK(v.reasons[0].find("session 1") != std::string::npos);
+    CHECK(v.reasons[0].find("p95 45.0 ms > 33.3 ms") != std::string::npos);
+    CHECK(v.fairness < 1.0);
+    CHECK(v.p95_worst_ms == doctest::Approx(45.0));
+}
+
+TEST_CASE("stutter counts frames above 2.5 x median, and failed sessions fail the step") {
+    Sla sla;
+    std::vector<SessionWindow> w(2);
+    w[0].id = 0;
+    w[0].sla = &sla;
+    w[0].frames = frames(400, 16.0, 10, 50.0);  // 10 % of frames at 50 ms > 40 ms
+    w[1].id = 1;
+    w[1].sla = &sla;
+    w[1].failure = "crash";
+    auto v = judge_step(2, w, 0);
+    CHECK_FALSE(v.pass);
+    CHECK(v.failures == 1);
+    CHECK(v.failures_by_reason["crash"] == 1);
+    CHECK(v.stutter_worst == doctest::Approx(0.1).epsilon(0.02));
+    auto allowed = judge_step(2, w, 1);
+    // With one failure allowed, only the stutter remains.
+    CHECK_FALSE(allowed.pass);
+    CHECK(allowed.reasons.size() == 1);
+    CHECK(allowed.reasons[0].find("stutter") != std::string::npos);
+}
+
+TEST_CASE("a session with no frames in the window does not pass") {
+    Sla sla;
+    std::vector<SessionWindow> w(1);
+    w[0].sla = &sla;
+    auto v = judge_step(1, w, 0);
+    CHECK_FALSE(v.pass);
+    CHECK(v.reasons[0].find("no frames") != std::string::npos);
+}
+
+TEST_CASE("fewer running sessions than the target fail the step") {
+    Sla sla;
+    std::vector<SessionWindow> w(1);
+    w[0].sla = &sla;
+    w[0].frames = frames(100, 16.0);
+    auto v = judge_step(3, w, 0);
+    CHECK_FALSE(v.pass);
+    CHECK(v.reasons[0].find("only 1 of 3") != std::string::npos);
+}
+
+TEST_CASE("active time excludes think pauses") {
+    auto f = frames(11, 10.0);
+    f[5].interval_ns = -1;  // a new stretch after a pause
+    CHECK(active_seconds(f) == doctest::Approx(0.09));
+}
