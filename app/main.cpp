@@ -16,6 +16,7 @@
 #include "report/write_report.h"
 #include "monitor/monitor_cli.h"
 #include "stage/stage_cli.h"
+#include "import/pack_cli.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
     seatmark::report::add_report_commands(app, run);
     seatmark::monitor::add_monitor_command(app, run);
     seatmark::stage::add_stage_command(app, run);
+    seatmark::import::add_pack_command(app, run);
 
     try {
         app.parse(argc, argv);

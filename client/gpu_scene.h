@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "client/vk_resources.h"
+#include "pack/pack_reader.h"
 #include "workloads/assembly.h"
 
 namespace seatmark::client {
@@ -24,9 +25,18 @@ struct MeshDraw {
     uint32_t first_instance = 0, instance_count = 0;
 };
 
+// What the scene is made from: the procedural assembly, or a mapped pack, whose vertex, index and
+// instance sections are laid out as these buffers are and are uploaded as they lie.
+struct SceneInput {
+    SceneInput(const workloads::Assembly& a) : assembly(&a) {}
+    SceneInput(const pack::PackFile& p) : pack(&p) {}
+    const workloads::Assembly* assembly = nullptr;
+    const pack::PackFile* pack = nullptr;
+};
+
 class GpuScene {
 public:
-    GpuScene(const Device& dev, VkCommandPool pool, const workloads::Assembly& assembly);
+    GpuScene(const Device& dev, VkCommandPool pool, SceneInput input);
 
     VkBuffer vertices() const { return vertices_.get(); }
     VkBuffer indices() const { return indices_.get(); }
@@ -35,6 +45,8 @@ public:
     uint64_t bytes() const { return bytes_; }
 
 private:
+    void from_assembly(const Device& dev, VkCommandPool pool, const workloads::Assembly& assembly);
+    void from_pack(const Device& dev, VkCommandPool pool, const pack::PackFile& pack);
     Buffer vertices_, indices_, instances_;
     std::vector<MeshDraw> draws_;
     uint64_t bytes_ = 0;

@@ -53,13 +53,13 @@ CommandPool make_pool(const Device& dev) {
 
 }  // namespace
 
-Renderer::Renderer(const Device& dev, const workloads::Assembly& assembly, const RenderSettings& settings)
+Renderer::Renderer(const Device& dev, SceneInput scene, const RenderSettings& settings)
     : dev_(dev),
       settings_(settings),
       extent_{settings.width, settings.height},
       samples_(sample_bits(dev, settings.msaa)),
       pool_(make_pool(dev)),
-      scene_(dev, pool_, assembly) {
+      scene_(dev, pool_, scene) {
     const auto& lim = dev.properties().limits;
     if (settings.width > lim.maxFramebufferWidth || settings.height > lim.maxFramebufferHeight)
         throw InputError("resolution " + std::to_string(settings.width) + "x" + std::to_string(settings.height) +

@@ -46,7 +46,7 @@ public:
 
 class Renderer {
 public:
-    Renderer(const Device& dev, const workloads::Assembly& assembly, const RenderSettings& settings);
+    Renderer(const Device& dev, SceneInput scene, const RenderSettings& settings);
     ~Renderer();
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;

@@ -23,6 +23,7 @@ struct SessionOptions {
     std::string device;                // --device INDEX|NAME; empty: best available
     bool seed_set = false;
     uint64_t seed = 0;                 // overrides the profile's scene seed when seed_set
+    std::string model;                 // --model: overrides the profile's [scene] model
     std::string out_csv;               // per-frame CSV
     std::string screenshot;            // PNG of a frame in the default mode
     bool validate = false;             // Khronos validation layer on
@@ -48,6 +49,8 @@ struct SessionResult {
     uint64_t scene_triangles = 0;
     uint32_t msaa_requested = 0;      // set when the device lacked the profile's sample count
     uint64_t scene_parts = 0;
+    std::string model;                // the pack drawn; empty: the procedural assembly
+    double model_open_s = 0;          // session start -> first frame showing the scene completed (read, map, upload)
     std::vector<FrameRecord> frames;  // in sequence order, completed
     stats::FrameSummary summary;
     double wall_s = 0;                // script start -> last frame completed

@@ -59,6 +59,9 @@ void add_session_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_option("--seed", opts->seed, "Scene seed (default: the profile's)")->each([opts](const std::string&) {
         opts->seed_set = true;
     });
+    cmd->add_option("--model", opts->model,
+                    "Draw this model instead of the profile's scene: a .smpack, or a glTF/OBJ/STL/STEP/IGES file "
+                    "packed on first use into the pack cache ($SEATMARK_PACK_CACHE, else ~/.cache/seatmark/packs)");
     cmd->add_option("--out,-o", opts->out_csv, "Write one CSV row per frame to this file");
     cmd->add_option("--screenshot", opts->screenshot, "Write a PNG of a frame in the default mode (shaded with edges)");
     cmd->add_flag("--validate", opts->validate, "Enable the Khronos validation layer; any message fails the session");

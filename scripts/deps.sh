@@ -13,6 +13,8 @@ packages=(
   xvfb xauth
   libopenmpi-dev openmpi-bin
   chromium
+  libtinygltf-dev libtinyobjloader-dev assimp-testmodels assimp-utils
+  libocct-foundation-dev libocct-modeling-data-dev libocct-modeling-algorithms-dev libocct-ocaf-dev libocct-data-exchange-dev libocct-visualization-dev libtbb-dev
 )
 
 missing=()

@@ -3,7 +3,9 @@
 //   name = "designer-medium"       # required: letters, digits, '-', '_', '.'
 //   description = "..."            # optional
 //   duration = "30s"               # default session duration (> 0), default 30 s
-//   [scene]   seed (>= 0, default 1), triangles (1000 .. 100000000, default 20000)
+//   [scene]   seed (>= 0, default 1), triangles (1000 .. 100000000, default 20000),
+//             model (a .smpack, or a source model packed on first use; relative to the profile's
+//             directory; replaces the procedural assembly)
 //   [render]  width, height (16 .. 8192, default 640x480), msaa (1, 4, 8; default 4),
 //             mode (starting display mode, default "shaded-edges"),
 //             frame_cap_hz (0 = uncapped .. 1000, default 0)
@@ -221,6 +223,7 @@ Profile parse_profile(std::string_view text, const std::string& source) {
             scene->integer("seed", IntRange{0, std::numeric_limits<int64_t>::max()}).value_or(1));
         p.scene.triangles = static_cast<uint64_t>(
             scene->integer("triangles", IntRange{1000, 100'000'000}).value_or(static_cast<int64_t>(p.scene.triangles)));
+        p.scene.model = scene->string("model").value_or("");
         scene->finish();
     }
 
@@ -276,7 +279,11 @@ Profile load_profile(const std::string& name_or_path) {
         if (!in) throw InputError(where(name_or_path) + "cannot read profile: " + std::strerror(errno));
         std::ostringstream text;
         text << in.rdbuf();
-        return parse_profile(text.str(), name_or_path);
+        Profile p = parse_profile(text.str(), name_or_path);
+        const auto slash = name_or_path.find_last_of('/');
+        if (!p.scene.model.empty() && p.scene.model[0] != '/' && slash != std::string::npos)
+            p.scene.model = name_or_path.substr(0, slash + 1) + p.scene.model;
+        return p;
     }
     std::string_view text = builtin_profile_text(name_or_path);
     if (text.empty())

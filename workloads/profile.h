@@ -47,6 +47,7 @@ struct Segment {
 struct SceneSpec {
     uint64_t seed = 1;
     uint64_t triangles = 20000;  // triangle budget drawn per frame, 10k .. tens of millions
+    std::string model;           // a .smpack or a source model (packed on first use); empty: procedural
 };
 
 struct RenderSpec {

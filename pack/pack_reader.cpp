@@ -1,0 +1,218 @@
+#include "pack/pack_reader.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "common/file_hash.h"
+
+namespace seatmark::pack {
+
+namespace {
+
+std::string human_bytes(double b) {
+    const char* unit[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (b >= 1000 && u < 5) {
+        b /= 1000;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+    return buf;
+}
+
+struct Fd {
+    int fd = -1;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+Fd open_read(const std::string& path, uint64_t& size) {
+    Fd f;
+    f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f.fd < 0)
+        throw PackError(path + ": cannot open (" + std::strerror(errno) + "); check the path, or pack the model with 'seatmark pack'");
+    struct stat st {};
+    if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) throw PackError(path + ": not a regular file");
+    size = uint64_t(st.st_size);
+    return f;
+}
+
+// Checks the header alone against the file's size; returns the problem, or "" when it is sound.
+std::string header_problem(const PackHeader& h, uint64_t size) {
+    if (std::memcmp(h.magic, pack_magic, sizeof pack_magic) != 0)
+        return "not a seatmark pack (no SMPACK magic); make one with 'seatmark pack MODEL --out FILE.smpack'";
+    if (h.version > pack_version)
+        return "pack format version " + std::to_string(h.version) + " is newer than this seatmark reads (up to " +
+               std::to_string(pack_version) + "); use a newer seatmark or re-pack the model with this one";
+    if (h.version == 0) return "pack format version 0 is not a valid version";
+    if (h.header_bytes != sizeof(PackHeader))
+        return "header size " + std::to_string(h.header_bytes) + " (expected " + std::to_string(sizeof(PackHeader)) + ")";
+    if (h.file_bytes != size)
+        return "header says the file has " + std::to_string(h.file_bytes) + " bytes but it has " + std::to_string(size) +
+               (size < h.file_bytes ? " (truncated: copy or stage it again)" : " (extra bytes at the end)");
+    if (h.vertex_count > max_pack_vertices)
+        return "header claims " + std::to_string(h.vertex_count) + " vertices (at most 2^32 can be indexed)";
+    if (h.mesh_count > max_pack_meshes) return "header claims " + std::to_string(h.mesh_count) + " meshes (at most 2^24)";
+    if (h.part_count > max_pack_parts) return "header claims " + std::to_string(h.part_count) + " parts (at most 2^26)";
+    // Sections in order, aligned, inside the file; sizes in 128 bits of room (counts are < 2^64 / 72).
+    struct Sec {
+        const char* name;
+        uint64_t offset;
+        long double count, size;
+    } secs[] = {{"vertices", h.vertices_offset, (long double)h.vertex_count, sizeof(workloads::Vertex)},
+                {"indices", h.indices_offset, (long double)h.index_count, 4},
+                {"meshes", h.meshes_offset, (long double)h.mesh_count, sizeof(PackMesh)},
+                {"instances", h.instances_offset, (long double)h.part_count, sizeof(PackInstance)},
+                {"parts", h.parts_offset, (long double)h.part_count, sizeof(PackPart)},
+                {"names", h.names_offset, (long double)h.names_bytes, 1}};
+    uint64_t end = sizeof(PackHeader);
+    for (const Sec& s : secs) {
+        const long double bytes = s.count * s.size;
+        if (s.offset % pack_align != 0 || s.offset < end)
+            return std::string("section ") + s.name + " at offset " + std::to_string(s.offset) + " is misplaced";
+        if ((long double)s.offset + bytes > (long double)size)
+            return std::string("header claims ") + s.name + " of " + human_bytes(double(bytes)) + " (" +
+                   std::to_string(uint64_t(s.count)) + " entries) but the file has " + human_bytes(double(size));
+        end = s.offset + uint64_t(bytes);
+    }
+    // Every drawn triangle is stored at least once and a mesh has at most 2^32 of them per part.
+    if (h.triangles == 0 || h.part_count == 0) return "the pack draws no triangles";
+    if ((long double)h.triangles > (long double)h.part_count * 4294967296.0L)
+        return "header claims " + std::to_string(h.triangles) + " triangles drawn, impossible for " +
+               std::to_string(h.part_count) + " parts";
+    for (int a = 0; a < 3; ++a)
+        if (!std::isfinite(h.bounds_min[a]) || !std::isfinite(h.bounds_max[a]) || h.bounds_min[a] > h.bounds_max[a])
+            return "header bounds are not finite or not ordered";
+    return "";
+}
+
+bool finite3(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+
+}  // namespace
+
+PackHeader read_pack_header(const std::string& path) {
+    uint64_t size = 0;
+    Fd f = open_read(path, size);
+    PackHeader h{};
+    if (size < sizeof h) throw PackError(path + ": " + std::to_string(size) + " bytes is too short for a seatmark pack header (truncated?)");
+    if (::pread(f.fd, &h, sizeof h, 0) != ssize_t(sizeof h)) throw PackError(path + ": cannot read the header");
+    if (auto p = header_problem(h, size); !p.empty()) throw PackError(path + ": " + p);
+    return h;
+}
+
+PackFile::PackFile(const std::string& path) : path_(path) {
+    uint64_t size = 0;
+    Fd f = open_read(path, size);
+    if (size < sizeof(PackHeader))
+        fail(std::to_string(size) + " bytes is too short for a seatmark pack header (truncated?)");
+    if (::pread(f.fd, &header_, sizeof header_, 0) != ssize_t(sizeof header_)) fail("cannot read the header");
+    if (auto p = header_problem(header_, size); !p.empty()) fail(p);  // before anything is mapped
+    void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f.fd, 0);
+    if (m == MAP_FAILED) fail(std::string("cannot map ") + human_bytes(double(size)) + " (" + std::strerror(errno) + ")");
+    map_ = m;
+    map_bytes_ = size;
+    ::madvise(m, size, MADV_SEQUENTIAL);
+    try {
+        check({static_cast<const uint8_t*>(m), size});
+    } catch (...) {
+        ::munmap(m, size);
+        map_ = nullptr;
+        throw;
+    }
+}
+
+PackFile::PackFile(std::span<const uint8_t> data, std::string name) : path_(std::move(name)) {
+    if (data.size() < sizeof(PackHeader))
+        fail(std::to_string(data.size()) + " bytes is too short for a seatmark pack header (truncated?)");
+    std::memcpy(&header_, data.data(), sizeof header_);
+    if (auto p = header_problem(header_, data.size()); !p.empty()) fail(p);
+    check(data);
+}
+
+PackFile::~PackFile() {
+    if (map_) ::munmap(const_cast<void*>(map_), map_bytes_);
+}
+
+void PackFile::fail(const std::string& what) const { throw PackError(path_ + ": " + what); }
+
+void PackFile::check(std::span<const uint8_t> data) {
+    const PackHeader& h = header_;
+    const uint8_t* base = data.data();
+    const uint64_t sum = XXH3_64bits(base + h.header_bytes, data.size() - h.header_bytes);
+    if (sum != h.payload_xxh3)
+        fail("payload checksum mismatch (XXH3 " + xxh3_hex(sum) + ", header says " + xxh3_hex(h.payload_xxh3) +
+             "): the file is damaged; copy or stage it again, or re-pack the model");
+
+    vertices_ = {reinterpret_cast<const workloads::Vertex*>(base + h.vertices_offset), size_t(h.vertex_count)};
+    indices_ = {reinterpret_cast<const uint32_t*>(base + h.indices_offset), size_t(h.index_count)};
+    meshes_ = {reinterpret_cast<const PackMesh*>(base + h.meshes_offset), h.mesh_count};
+    instances_ = {reinterpret_cast<const PackInstance*>(base + h.instances_offset), h.part_count};
+    parts_ = {reinterpret_cast<const PackPart*>(base + h.parts_offset), h.part_count};
+    names_ = {reinterpret_cast<const char*>(base + h.names_offset), size_t(h.names_bytes)};
+
+    for (size_t i = 0; i < vertices_.size(); ++i)
+        if (!finite3(vertices_[i].position) || !finite3(vertices_[i].normal))
+            fail("vertex " + std::to_string(i) + " has a NaN or infinite position or normal");
+    uint64_t next_index = 0;
+    for (size_t m = 0; m < meshes_.size(); ++m) {
+        const PackMesh& pm = meshes_[m];
+        const std::string which = "mesh " + std::to_string(m);
+        if (uint64_t(pm.first_vertex) + pm.vertex_count > h.vertex_count) fail(which + ": vertex range outside the vertices");
+        if (pm.triangle_count == 0) fail(which + " has no triangles");
+        const uint64_t n = 3ull * pm.triangle_count + 2ull * pm.edge_count;
+        if (pm.first_index != next_index || pm.first_index + n > h.index_count)
+            fail(which + ": index range outside the indices or not in order");
+        next_index = pm.first_index + n;
+        const uint32_t* idx = indices_.data() + pm.first_index;
+        uint32_t top = 0;
+        for (uint64_t k = 0; k < n; ++k) top = idx[k] > top ? idx[k] : top;  // branch-free: vectorises
+        if (top >= pm.vertex_count)
+            fail(which + ": index " + std::to_string(top) + " is out of range (the mesh has " +
+                 std::to_string(pm.vertex_count) + " vertices)");
+        if (!finite3(pm.bounds_min) || !finite3(pm.bounds_max)) fail(which + ": bounds not finite");
+    }
+    if (next_index != h.index_count) fail("indices not used by any mesh");
+    uint64_t triangles = 0, edges = 0;
+    uint32_t prev_mesh = 0;
+    for (size_t p = 0; p < parts_.size(); ++p) {
+        const PackPart& pp = parts_[p];
+        const std::string which = "part " + std::to_string(p);
+        if (pp.mesh >= h.mesh_count) fail(which + " uses mesh " + std::to_string(pp.mesh) + " of " + std::to_string(h.mesh_count));
+        if (pp.mesh < prev_mesh) fail(which + ": parts are not sorted by mesh");
+        prev_mesh = pp.mesh;
+        if (pp.name_bytes > max_part_name_bytes || pp.name_offset > names_.size() || pp.name_bytes > names_.size() - pp.name_offset)
+            fail(which + ": name outside the names");
+        for (float v : instances_[p].model)
+            if (!std::isfinite(v)) fail(which + ": transform is not finite");
+        triangles += meshes_[pp.mesh].triangle_count;
+        edges += meshes_[pp.mesh].edge_count;
+    }
+    if (triangles != h.triangles || edges != h.edges)
+        fail("header says " + std::to_string(h.triangles) + " triangles and " + std::to_string(h.edges) +
+             " edges drawn, the parts draw " + std::to_string(triangles) + " and " + std::to_string(edges));
+}
+
+std::string_view PackFile::part_name(size_t part) const {
+    const PackPart& p = parts_[part];
+    return names_.substr(size_t(p.name_offset), p.name_bytes);
+}
+
+workloads::Bounds PackFile::bounds() const {
+    workloads::Bounds b;
+    for (int a = 0; a < 3; ++a) {
+        b.min[size_t(a)] = header_.bounds_min[a];
+        b.max[size_t(a)] = header_.bounds_max[a];
+    }
+    return b;
+}
+
+}  // namespace seatmark::pack
