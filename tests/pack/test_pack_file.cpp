@@ -1,0 +1,215 @@
+// The .smpack reader on packs this test writes and then damages: every fault is a PackError
+// naming the file and what was wrong, found before anything out of range is touched.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include <xxhash.h>
+
+#include "pack/pack_reader.h"
+#include "pack/pack_writer.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using seatmark::test::TempDir;
+
+namespace {
+
+workloads::RenderMesh cube(float s) {
+    workloads::Mesh m;
+    for (int i = 0; i < 8; ++i) m.positions.push_back({(i & 1) ? s : 0, (i & 2) ? s : 0, (i & 4) ? s : 0});
+    const uint32_t f[] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    m.triangles.assign(std::begin(f), std::end(f));
+    return workloads::to_render_mesh(m, 30);
+}
+
+// Two meshes, five parts: the small cube placed four times.
+pack::PackContents sample() {
+    pack::PackContents c;
+    c.meshes = {cube(10), cube(1)};
+    for (int i = 0; i < 5; ++i) {
+        pack::PackPartIn p;
+        p.mesh = i == 2 ? 0 : 1;
+        p.transform[12] = float(3 * i);
+        p.id = uint32_t(100 + i);
+        p.name = "part " + std::to_string(i);
+        p.rgba = 0xff0000ffu + uint32_t(i);
+        c.parts.push_back(p);
+    }
+    return c;
+}
+
+std::string bytes_of(const std::string& path) { return test::read_file(path); }
+void put(const std::string& path, const std::string& b) { test::write_file(path, b); }
+
+// Rewrites the payload checksum, as a careless or hostile writer would, so the checks behind it are reached.
+void reseal(std::string& b) {
+    pack::PackHeader h;
+    std::memcpy(&h, b.data(), sizeof h);
+    h.payload_xxh3 = XXH3_64bits(b.data() + sizeof h, b.size() - sizeof h);
+    std::memcpy(b.data(), &h, sizeof h);
+}
+pack::PackHeader header_of(const std::string& b) {
+    pack::PackHeader h;
+    std::memcpy(&h, b.data(), sizeof h);
+    return h;
+}
+void set_header(std::string& b, const pack::PackHeader& h) { std::memcpy(b.data(), &h, sizeof h); }
+
+std::string error_of(const std::string& path) {
+    try {
+        pack::PackFile p(path);
+    } catch (const pack::PackError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("a written pack maps back with its meshes stored once, parts sorted by mesh, bounds and counts") {
+    TempDir dir;
+    const auto w = pack::write_pack(sample(), dir.file("a.smpack"));
+    pack::PackFile p(dir.file("a.smpack"));
+    CHECK(p.header().file_bytes == w.file_bytes);
+    CHECK(p.meshes().size() == 2);
+    CHECK(p.parts().size() == 5);
+    CHECK(p.header().triangles == 5 * 12);
+    CHECK(p.header().edges == 5 * 12);  // a cube's 12 feature edges
+    for (size_t i = 0; i + 1 < p.parts().size(); ++i) CHECK(p.parts()[i].mesh <= p.parts()[i + 1].mesh);
+    CHECK(p.parts()[0].mesh == 0);
+    CHECK(p.part_name(0) == "part 2");
+    CHECK(p.instances()[0].id == 102);
+    CHECK(p.bounds().min[0] == doctest::Approx(0));
+    CHECK(p.bounds().max[0] == doctest::Approx(16));  // the big cube placed at x = 6
+    CHECK(p.bounds().max[1] == doctest::Approx(10));
+    CHECK(pack::read_pack_header(dir.file("a.smpack")).payload_xxh3 == w.payload_xxh3);
+    // Sections are where a renderer can use them directly.
+    CHECK(reinterpret_cast<uintptr_t>(p.vertices().data()) % 64 == 0);
+    CHECK(reinterpret_cast<uintptr_t>(p.instances().data()) % 64 == 0);
+}
+
+TEST_CASE("a truncated pack is refused by size, naming the file") {
+    TempDir dir;
+    pack::write_pack(sample(), dir.file("a.smpack"));
+    auto b = bytes_of(dir.file("a.smpack"));
+    put(dir.file("cut.smpack"), b.substr(0, b.size() - 100));
+    auto e = error_of(dir.file("cut.smpack"));
+    CHECK(e.find(dir.file("cut.smpack")) == 0);
+    CHECK(e.find("truncated") != std::string::npos);
+    put(dir.file("tiny.smpack"), b.substr(0, 40));
+    CHECK(error_of(dir.file("tiny.smpack")).find("too short") != std::string::npos);
+}
+
+TEST_CASE("a flipped bit anywhere in the payload fails the checksum") {
+    TempDir dir;
+    pack::write_pack(sample(), dir.file("a.smpack"));
+    const auto b = bytes_of(dir.file("a.smpack"));
+    for (size_t at : {size_t(256), b.size() / 2, b.size() - 1}) {
+        auto f = b;
+        f[at] ^= 0x10;
+        put(dir.file("f.smpack"), f);
+        auto e = error_of(dir.file("f.smpack"));
+        INFO("offset " << at << ": " << e);
+        CHECK(e.find("checksum mismatch") != std::string::npos);
+    }
+}
+
+TEST_CASE("a pack from a newer format version asks for a newer seatmark") {
+    TempDir dir;
+    pack::write_pack(sample(), dir.file("a.smpack"));
+    auto b = bytes_of(dir.file("a.smpack"));
+    auto h = header_of(b);
+    h.version = pack::pack_version + 1;
+    set_header(b, h);
+    put(dir.file("v.smpack"), b);
+    auto e = error_of(dir.file("v.smpack"));
+    CHECK(e.find("newer") != std::string::npos);
+    CHECK(e.find("version 2") != std::string::npos);
+}
+
+TEST_CASE("a header claiming 10^12 triangles is refused before anything is mapped or allocated") {
+    TempDir dir;
+    pack::write_pack(sample(), dir.file("a.smpack"));
+    auto b = bytes_of(dir.file("a.smpack"));
+    auto h = header_of(b);
+    h.index_count = 3'000'000'000'000ull;
+    h.triangles = 1'000'000'000'000ull;
+    set_header(b, h);
+    put(dir.file("big.smpack"), b);
+    auto e = error_of(dir.file("big.smpack"));
+    INFO(e);
+    CHECK(e.find("claims indices of 12.0 TB") != std::string::npos);
+    // Only the drawn count inflated (sections consistent): the parts' sum disagrees.
+    b = bytes_of(dir.file("a.smpack"));
+    h = header_of(b);
+    h.triangles = 1'000'000'000'000ull;
+    set_header(b, h);
+    put(dir.file("claim.smpack"), b);
+    e = error_of(dir.file("claim.smpack"));
+    INFO(e);
+    CHECK(e.find("triangles") != std::string::npos);
+}
+
+TEST_CASE("out-of-range indices, NaN positions and bad part meshes are found behind a valid checksum") {
+    TempDir dir;
+    pack::write_pack(sample(), dir.file("a.smpack"));
+    const auto b = bytes_of(dir.file("a.smpack"));
+    const auto h = header_of(b);
+    {
+        auto f = b;
+        const uint32_t bad = 1000;
+        std::memcpy(f.data() + h.indices_offset + 4 * 5, &bad, 4);
+        reseal(f);
+        put(dir.file("i.smpack"), f);
+        auto e = error_of(dir.file("i.smpack"));
+        CHECK(e.find("index 1000 is out of range") != std::string::npos);
+    }
+    {
+        auto f = b;
+        const float nan = std::nanf("");
+        std::memcpy(f.data() + h.vertices_offset + 24 * 3 + 4, &nan, 4);
+        reseal(f);
+        put(dir.file("n.smpack"), f);
+        CHECK(error_of(dir.file("n.smpack")).find("vertex 3 has a NaN or infinite position") != std::string::npos);
+    }
+    {
+        auto f = b;
+        const float inf = INFINITY;
+        std::memcpy(f.data() + h.instances_offset + 72 + 48, &inf, 4);
+        reseal(f);
+        put(dir.file("t.smpack"), f);
+        CHECK(error_of(dir.file("t.smpack")).find("part 1: transform is not finite") != std::string::npos);
+    }
+    {
+        auto f = b;
+        const uint32_t mesh = 7;
+        std::memcpy(f.data() + h.parts_offset + 16 * 4, &mesh, 4);
+        reseal(f);
+        put(dir.file("m.smpack"), f);
+        CHECK(error_of(dir.file("m.smpack")).find("part 4 uses mesh 7 of 2") != std::string::npos);
+    }
+}
+
+TEST_CASE("a pack with zero triangles and a file that is not a pack are refused") {
+    TempDir dir;
+    pack::PackContents empty;
+    pack::write_pack(empty, dir.file("e.smpack"));
+    CHECK(error_of(dir.file("e.smpack")).find("draws no triangles") != std::string::npos);
+    test::write_file(dir.file("x.smpack"), std::string(300, 'x'));
+    CHECK(error_of(dir.file("x.smpack")).find("not a seatmark pack") != std::string::npos);
+    CHECK(error_of(dir.file("missing.smpack")).find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("an in-memory image is checked like a file (the fuzz target's path)") {
+    TempDir dir;
+    pack::write_pack(sample(), dir.file("a.smpack"));
+    const auto b = bytes_of(dir.file("a.smpack"));
+    std::vector<uint8_t> v(b.begin(), b.end());
+    pack::PackFile ok(v, "memory");
+    CHECK(ok.parts().size() == 5);
+    v.resize(v.size() - 1);
+    CHECK_THROWS_AS(pack::PackFile(v, "memory"), pack::PackError);
+}
