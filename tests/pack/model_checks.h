@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "client/screenshot.h"
+#include "image/png.h"
 #include "tests/support/process.h"
 
 namespace seatmark::test {
@@ -100,7 +100,7 @@ struct Shot {
     std::map<int, double> classes;
 };
 inline Shot look_at(const std::string& png) {
-    auto img = client::read_png(png);
+    auto img = image::read_png(png);
     Shot s;
     size_t object = 0;
     std::map<int, size_t> n;
