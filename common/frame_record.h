@@ -17,7 +17,14 @@ struct FrameRecord {
     int64_t t_begin_ns = 0;   // steady clock (CLOCK_MONOTONIC) at frame begin
     int64_t cpu_ns = 0;       // frame begin -> vkQueueSubmit returned
     int64_t gpu_ns = -1;      // timestamp delta top..bottom of the command buffer x timestampPeriod; -1 if unavailable
-    int64_t interval_ns = -1; // t_begin - previous t_begin within one active stretch; -1 for a stretch's first frame
+    // What the SLA judges: t_present - previous t_present within one active stretch (never across a
+    // think pause); -1 for a stretch's first frame. Present-to-present is what a user sees and what
+    // frame-time loggers stamping vkQueuePresentKHR (MangoHud) measure; under a frame cap the begins
+    // keep the cap's timetable while the presents wander with load, so begin-to-begin would flatter.
+    int64_t interval_ns = -1;
+    int64_t begin_interval_ns = -1;  // t_begin - previous t_begin in the same stretch; -1 on its first frame
+    int64_t t_present_ns = 0;        // steady clock when the frame was presented: vkQueuePresentKHR returned
+                                     // (--window), its fence signalled (headless), or the synthetic frame's end
     int64_t latency_ns = -1;  // oldest scripted input event shown by this frame -> its fence signalled; -1 if none
     uint32_t stretch = 0;     // active stretch index: increments after every think pause
     uint16_t mode = 0;        // workloads::DisplayMode as integer

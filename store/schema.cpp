@@ -95,11 +95,13 @@ CREATE TABLE frames (
   t_begin_ns      INTEGER NOT NULL,     -- frame begin (monotonic)
   cpu_ns          INTEGER NOT NULL,     -- frame begin -> vkQueueSubmit returned
   gpu_ns          INTEGER NOT NULL,     -- GPU timestamps top..bottom x timestampPeriod; -1 unavailable
-  interval_ns     INTEGER NOT NULL,     -- t_begin - previous t_begin in one active stretch; -1 on a stretch's first frame
+  interval_ns     INTEGER NOT NULL,     -- t_present - previous t_present in one active stretch (what the SLA judges); -1 on a stretch's first frame
   latency_ns      INTEGER NOT NULL,     -- scripted input -> fence of the first frame showing it; -1 none
   stretch         INTEGER NOT NULL,     -- active stretch index (increments after each think pause)
   mode            INTEGER NOT NULL,     -- display mode (workloads::DisplayMode as integer)
-  flags           INTEGER NOT NULL      -- FrameFlag bits: 1 input, 2 mode switch, 4 stretch start
+  flags           INTEGER NOT NULL,     -- FrameFlag bits: 1 input, 2 mode switch, 4 stretch start
+  begin_interval_ns INTEGER NOT NULL DEFAULT -1,  -- t_begin - previous t_begin in one active stretch; -1 on its first frame
+  t_present_ns    INTEGER NOT NULL DEFAULT 0    -- presented: vkQueuePresentKHR returned (window) or fence signalled (headless)
 ) STRICT;
 
 CREATE TABLE samples (

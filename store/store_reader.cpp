@@ -8,7 +8,7 @@ namespace seatmark::store {
 namespace {
 
 constexpr const char* frame_columns =
-    "seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags";
+    "seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags, begin_interval_ns, t_present_ns";
 
 FrameRecord frame_of(const Stmt& s) {
     FrameRecord f;
@@ -21,6 +21,8 @@ FrameRecord frame_of(const Stmt& s) {
     f.stretch = static_cast<uint32_t>(s.col_int(6));
     f.mode = static_cast<uint16_t>(s.col_int(7));
     f.flags = static_cast<uint16_t>(s.col_int(8));
+    f.begin_interval_ns = s.col_int(9);
+    f.t_present_ns = s.col_int(10);
     return f;
 }
 

@@ -6,16 +6,19 @@ namespace seatmark::store {
 
 namespace {
 
-// Binds one frame row at parameter offset `base` (parameters base+1 .. base+10).
+// Binds one frame row at parameter offset `base` (parameters base+1 .. base+12).
 void bind_frame(Stmt& st, int base, int64_t session_id, const FrameRecord& f) {
     st.bind_int(base + 1, session_id).bind_int(base + 2, static_cast<int64_t>(f.seq)).bind_int(base + 3, f.t_begin_ns);
     st.bind_int(base + 4, f.cpu_ns).bind_int(base + 5, f.gpu_ns).bind_int(base + 6, f.interval_ns);
     st.bind_int(base + 7, f.latency_ns).bind_int(base + 8, f.stretch).bind_int(base + 9, f.mode).bind_int(base + 10, f.flags);
+    st.bind_int(base + 11, f.begin_interval_ns).bind_int(base + 12, f.t_present_ns);
 }
 
 std::string multi_row_frame_insert(int rows) {
-    std::string sql = "INSERT INTO frames(session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags) VALUES";
-    for (int r = 0; r < rows; ++r) sql += r ? ",(?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?)";
+    std::string sql =
+        "INSERT INTO frames(session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags,"
+        " begin_interval_ns, t_present_ns) VALUES";
+    for (int r = 0; r < rows; ++r) sql += r ? ",(?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?)";
     return sql;
 }
 

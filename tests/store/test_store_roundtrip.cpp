@@ -30,6 +30,8 @@ std::vector<FrameRecord> make_frames(uint64_t first_seq, size_t n, int64_t t0 = 
         f.stretch = static_cast<uint32_t>(f.seq / 10);
         f.mode = static_cast<uint16_t>(f.seq % 6);
         f.flags = static_cast<uint16_t>(f.seq % 8);
+        f.begin_interval_ns = f.seq % 10 == 0 ? -1 : 16'000'000 + static_cast<int64_t>(f.seq % 3);
+        f.t_present_ns = f.t_begin_ns + 4'000'000 + static_cast<int64_t>(f.seq);
     }
     return v;
 }
@@ -37,7 +39,8 @@ std::vector<FrameRecord> make_frames(uint64_t first_seq, size_t n, int64_t t0 = 
 bool same(const FrameRecord& a, const FrameRecord& b) {
     return a.seq == b.seq && a.t_begin_ns == b.t_begin_ns && a.cpu_ns == b.cpu_ns && a.gpu_ns == b.gpu_ns &&
            a.interval_ns == b.interval_ns && a.latency_ns == b.latency_ns && a.stretch == b.stretch &&
-           a.mode == b.mode && a.flags == b.flags;
+           a.mode == b.mode && a.flags == b.flags && a.begin_interval_ns == b.begin_interval_ns &&
+           a.t_present_ns == b.t_present_ns;
 }
 
 }  // namespace
