@@ -34,7 +34,8 @@ bool Frames::operator==(const Frames& o) const {
         const auto &a = frames[i], &b = o.frames[i];
         if (a.seq != b.seq || a.t_begin_ns != b.t_begin_ns || a.cpu_ns != b.cpu_ns || a.gpu_ns != b.gpu_ns ||
             a.interval_ns != b.interval_ns || a.latency_ns != b.latency_ns || a.stretch != b.stretch ||
-            a.mode != b.mode || a.flags != b.flags)
+            a.mode != b.mode || a.flags != b.flags || a.begin_interval_ns != b.begin_interval_ns ||
+            a.t_present_ns != b.t_present_ns)
             return false;
     }
     return true;
@@ -99,6 +100,8 @@ struct Writer {
         u32(r.stretch);
         u16(r.mode);
         u16(r.flags);
+        i64(r.begin_interval_ns);
+        i64(r.t_present_ns);
     }
     void finish() {
         size_t len = out.size() - start - header_size;
@@ -196,6 +199,8 @@ std::string decode_frames(Reader& r, Frames& f) {
         x.stretch = r.u32();
         x.mode = r.u16();
         x.flags = r.u16();
+        x.begin_interval_ns = r.i64();
+        x.t_present_ns = r.i64();
     }
     return {};
 }

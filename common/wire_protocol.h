@@ -10,7 +10,7 @@
 // integers are little-endian, f64 is IEEE 754 binary64 (its bits as a u64),
 // `str` is a u32 byte length then that many bytes of UTF-8 (no terminator).
 //
-//   header   u16 magic 0x4D53 (the bytes "SM")   u8 version (1)   u8 type   u32 payload length
+//   header   u16 magic 0x4D53 (the bytes "SM")   u8 version (2: FrameRecord with present times)   u8 type   u32 payload length
 //
 // A payload longer than max_payload (1 MiB) is a protocol error, reported from
 // the header alone (nothing is allocated for it). Any decode error is final for
@@ -29,10 +29,11 @@
 //                Sent once, first, after the session has chosen its device: the
 //                device fields name the device it really got (device_type "synthetic"
 //                and device_name "synthetic" for --synthetic-fps, which opens none).
-//   2 FRAMES     u32 count, then count x FrameRecord (56 bytes each):
+//   2 FRAMES     u32 count, then count x FrameRecord (72 bytes each):
 //                u64 seq, i64 t_begin_ns, i64 cpu_ns, i64 gpu_ns, i64 interval_ns,
-//                i64 latency_ns, u32 stretch, u16 mode, u16 flags
-//                (common/frame_record.h). The payload is exactly 4 + 56 x count bytes.
+//                i64 latency_ns, u32 stretch, u16 mode, u16 flags,
+//                i64 begin_interval_ns, i64 t_present_ns
+//                (common/frame_record.h). The payload is exactly 4 + 72 x count bytes.
 //                Frames arrive in seq order; seq gaps are dropped frames.
 //   3 HEARTBEAT  i64 t_ns, u64 frames_emitted              (payload exactly 16 bytes)
 //                Liveness of the session's RENDER LOOP, not of its sender thread:
@@ -77,10 +78,10 @@
 namespace seatmark::wire {
 
 inline constexpr uint16_t magic = 0x4D53;  // "SM" as little-endian bytes 0x53 0x4D
-inline constexpr uint8_t version = 1;
+inline constexpr uint8_t version = 2;
 inline constexpr size_t header_size = 8;
 inline constexpr uint32_t max_payload = 1u << 20;  // 1 MiB
-inline constexpr size_t frame_record_size = 56;
+inline constexpr size_t frame_record_size = 72;
 inline constexpr uint32_t max_frames_per_message = static_cast<uint32_t>((max_payload - 4) / frame_record_size);
 // Encoders cut longer strings to this many bytes, so every message fits max_payload.
 inline constexpr size_t max_string_bytes = 64 * 1024;

@@ -53,6 +53,8 @@ FrameRecord sample_frame(uint64_t seq) {
     r.stretch = uint32_t(seq / 10);
     r.mode = uint16_t(seq % 6);
     r.flags = uint16_t(seq % 8);
+    r.begin_interval_ns = seq == 0 ? -1 : 16'666'000 + int64_t(seq);
+    r.t_present_ns = r.t_begin_ns + 5'000'000 + int64_t(seq);
     return r;
 }
 
@@ -131,12 +133,12 @@ std::string error_for(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-TEST_CASE("wire: the header is magic \"SM\", version 1, type, little-endian payload length") {
+TEST_CASE("wire: the header is magic \"SM\", version 2, type, little-endian payload length") {
     auto b = bytes_of(Heartbeat{0x0102030405060708, 9});
     REQUIRE(b.size() == header_size + 16);
     CHECK(b[0] == 'S');
     CHECK(b[1] == 'M');
-    CHECK(b[2] == 1);
+    CHECK(b[2] == 2);
     CHECK(b[3] == static_cast<uint8_t>(MessageType::heartbeat));
     CHECK(b[4] == 16);
     CHECK(b[5] == 0);
@@ -149,7 +151,7 @@ TEST_CASE("wire: the header is magic \"SM\", version 1, type, little-endian payl
     f.frames = {sample_frame(1), sample_frame(2), sample_frame(3)};
     auto fb = bytes_of(f);
     CHECK(fb.size() == header_size + 4 + 3 * frame_record_size);
-    CHECK(frame_record_size == 56);
+    CHECK(frame_record_size == 72);
 }
 
 TEST_CASE("wire: every message round-trips, alone and all in one feed") {
