@@ -13,6 +13,7 @@ struct FrameSummary {
     double fps = 0;               // frames / active time
     double p50_ms = 0, p95_ms = 0, p99_ms = 0;  // nearest-rank percentiles of frame interval
     double low1_fps = 0;          // 1000 / p99
+    double low1_min_fps = 0;      // MangoHud's "1% Min FPS" (mean FPS of the slowest 1 % of frames)
     double low1_tw_fps = 0;       // time-weighted variant
     double stutter = 0;           // share 0..1
     double latency_p95_ms = 0;    // NaN when no frame carried an input event

@@ -52,6 +52,19 @@ double one_percent_low_fps(double p99_interval_ms) {
     return 1000.0 / p99_interval_ms;
 }
 
+double one_percent_min_fps_mangohud(std::span<const double> intervals_ms) {
+    std::vector<double> v;
+    v.reserve(intervals_ms.size());
+    for (double x : intervals_ms)
+        if (x > 0) v.push_back(x);  // a zero or NaN interval has no per-frame FPS
+    if (v.empty()) return nan;
+    const size_t k = std::max<size_t>(1, v.size() / 100);
+    std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end(), std::greater<>());
+    double sum = 0;
+    for (size_t i = 0; i < k; ++i) sum += 1000.0 / v[i];
+    return sum / static_cast<double>(k);
+}
+
 double one_percent_low_fps_time_weighted(std::span<const double> intervals_ms) {
     std::vector<double> v = finite_copy(intervals_ms);
     if (v.empty()) return nan;
@@ -125,6 +138,7 @@ FrameSummary summarize(std::span<const FrameRecord> frames, double active_second
     s.p95_ms = percentile_nearest_rank(intervals, 95);
     s.p99_ms = percentile_nearest_rank(intervals, 99);
     s.low1_fps = one_percent_low_fps(s.p99_ms);
+    s.low1_min_fps = one_percent_min_fps_mangohud(intervals);
     s.low1_tw_fps = one_percent_low_fps_time_weighted(intervals);
     s.stutter = stutter_share(intervals);
     s.latency_p95_ms = percentile_nearest_rank(latencies, 95);

@@ -17,8 +17,14 @@ double percentile_nearest_rank(std::span<const double> values, double p);
 
 double median(std::span<const double> values);  // nearest-rank p50
 
-// 1 % low FPS (MangoHud/OCAT): 1000 / p99 frame interval in ms. NaN when p99 is NaN or 0.
+// seatmark's 1 % low FPS: 1000 / p99 frame interval in ms (the rate the slowest 1 % of
+// intervals stay under). NaN when p99 is NaN or 0.
 double one_percent_low_fps(double p99_interval_ms);
+
+// MangoHud's "1% Min FPS": the mean of the per-frame FPS (1000 / interval ms) of the slowest
+// 1 % of frames (at least one frame). Always <= the p99 figure; shown beside it so either
+// tool's numbers can be compared. NaN when there is no positive interval.
+double one_percent_min_fps_mangohud(std::span<const double> intervals_ms);
 
 // Time-weighted 1 % low (CapFrameX "1% low average"-style, labelled as such wherever shown):
 // the slowest frames that together cover 1 % of the total time, FPS = their count / their time.

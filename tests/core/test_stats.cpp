@@ -183,3 +183,16 @@ TEST_CASE("stats: summarize without data gives NaN, not zero") {
     CHECK(std::isnan(s.p95_ms));
     CHECK(std::isnan(s.latency_p95_ms));
 }
+
+TEST_CASE("MangoHud's 1% min FPS is the mean per-frame FPS of the slowest 1 % of frames, beside 1000 / p99") {
+    std::vector<double> iv(198, 10.0);  // 200 frames: the slowest 1 % are two
+    iv.push_back(40.0);
+    iv.push_back(20.0);
+    CHECK(stats::one_percent_min_fps_mangohud(iv) == doctest::Approx((25.0 + 50.0) / 2));
+    CHECK(stats::one_percent_low_fps(stats::percentile_nearest_rank(iv, 99)) == doctest::Approx(50.0));
+    std::vector<double> few = {10, 30, 20};  // under 100 frames: the slowest one
+    CHECK(stats::one_percent_min_fps_mangohud(few) == doctest::Approx(1000.0 / 30));
+    CHECK(std::isnan(stats::one_percent_min_fps_mangohud({})));
+    std::vector<double> zeros = {0.0, -1.0};
+    CHECK(std::isnan(stats::one_percent_min_fps_mangohud(zeros)));
+}
