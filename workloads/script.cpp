@@ -26,34 +26,47 @@ double jitter_unit(uint64_t seed, uint32_t iteration, size_t segment) {
 
 }  // namespace
 
+TimelineCursor::TimelineCursor(const Script& script, double total_s, uint64_t seed)
+    : script_(&script), total_s_(std::isfinite(total_s) && total_s > 0 ? total_s : 0), seed_(seed) {
+    done_ = script.segments.empty();
+}
+
+bool TimelineCursor::next(ScheduledSegment& out) {
+    const auto& segs = script_->segments;
+    while (!done_) {
+        if (index_ == segs.size()) {
+            // A script of instants only would never advance; parse_profile forbids it, but
+            // a hand-made Script must not hang the session.
+            if (!script_->loop || t_ <= pass_start_) break;
+            index_ = 0;
+            ++iteration_;
+            pass_start_ = t_;
+        }
+        if (t_ >= total_s_) break;
+        const Segment& seg = segs[index_];
+        double length = 0;
+        if (!is_instant(seg.kind)) {
+            length = std::max(0.0, seg.duration_s);
+            if (seg.kind == SegmentKind::think && seg.jitter > 0)
+                length *= 1 + seg.jitter * jitter_unit(seed_, iteration_, index_);
+        }
+        out.segment = index_;
+        out.kind = seg.kind;
+        out.iteration = iteration_;
+        out.start_s = t_;
+        out.end_s = std::min(t_ + length, total_s_);
+        t_ += length;
+        ++index_;
+        return true;
+    }
+    done_ = true;
+    return false;
+}
+
 Timeline::Timeline(const Script& script, double total_s, uint64_t seed)
     : total_s_(std::isfinite(total_s) && total_s > 0 ? total_s : 0) {
-    if (script.segments.empty()) return;
-    double t = 0;
-    for (uint32_t iteration = 0;; ++iteration) {
-        const double pass_start = t;
-        for (size_t i = 0; i < script.segments.size(); ++i) {
-            if (t >= total_s_) return;
-            const Segment& seg = script.segments[i];
-            double length = 0;
-            if (!is_instant(seg.kind)) {
-                length = std::max(0.0, seg.duration_s);
-                if (seg.kind == SegmentKind::think && seg.jitter > 0)
-                    length *= 1 + seg.jitter * jitter_unit(seed, iteration, i);
-            }
-            ScheduledSegment s;
-            s.segment = i;
-            s.kind = seg.kind;
-            s.iteration = iteration;
-            s.start_s = t;
-            s.end_s = std::min(t + length, total_s_);
-            schedule_.push_back(s);
-            t += length;
-        }
-        // A script of instants only would never advance; parse_profile forbids it, but
-        // a hand-made Script must not hang the session.
-        if (!script.loop || t <= pass_start) return;
-    }
+    TimelineCursor cursor(script, total_s, seed);
+    for (ScheduledSegment s; cursor.next(s);) schedule_.push_back(s);
 }
 
 double Timeline::active_s() const {

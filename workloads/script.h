@@ -17,6 +17,25 @@ struct ScheduledSegment {
     double end_s = 0;       // == start_s for instant segments; clipped to the session's end
 };
 
+// The schedule one segment at a time, in O(1) memory: a session of 2500000 h walks it
+// as it plays instead of laying out billions of segments before its first frame.
+// Timeline below is this cursor run to the end, so both follow one rule.
+class TimelineCursor {
+public:
+    TimelineCursor(const Script& script, double total_s, uint64_t seed);
+    // The next segment, false once the schedule is exhausted.
+    bool next(ScheduledSegment& out);
+
+private:
+    const Script* script_;
+    double total_s_;
+    uint64_t seed_;
+    double t_ = 0, pass_start_ = 0;
+    uint32_t iteration_ = 0;
+    size_t index_ = 0;
+    bool done_ = false;
+};
+
 class Timeline {
 public:
     // Lays the script out over [0, total_s): loops while Script::loop, think
