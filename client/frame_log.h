@@ -7,18 +7,20 @@
 #include <mutex>
 #include <vector>
 
-#include "client/renderer.h"
+#include "client/frame_sink.h"
 #include "common/frame_record.h"
 
 namespace seatmark::client {
 
-// The frames of a session, filled at submit (begin, interval), given their cpu
-// time once vkQueueSubmit returned, and completed by the renderer's watcher
-// thread (gpu, latency). A frame is emitted once both halves are in, strictly
-// in sequence order, whichever thread finishes it.
+// The frames of a session, filled at begin (begin, begin interval), given their cpu
+// time once vkQueueSubmit returned and their present time (vkQueuePresentKHR returned,
+// or the fence when `present_at_fence`), and completed by the renderer's watcher thread
+// (gpu, latency). A frame is emitted once every part is in, strictly in sequence order,
+// whichever thread finishes it; its present-to-present interval is set then.
 class FrameLog {
 public:
-    explicit FrameLog(std::function<void(const FrameRecord&)> emit = {}) : emit_(std::move(emit)) {}
+    explicit FrameLog(std::function<void(const FrameRecord&)> emit = {}, bool present_at_fence = true)
+        : emit_(std::move(emit)), present_at_fence_(present_at_fence) {}
 
     uint64_t begin(FrameRecord r, int64_t input_ns) {
         std::lock_guard<std::mutex> lock(mu_);
@@ -34,12 +36,22 @@ public:
         state_[seq] |= has_cpu;
         flush();
     }
+    void set_present(uint64_t seq, int64_t present_ns) {
+        std::lock_guard<std::mutex> lock(mu_);
+        frames_[seq].t_present_ns = present_ns;
+        state_[seq] |= has_present;
+        flush();
+    }
     void complete(const FrameDone& d) {
         std::lock_guard<std::mutex> lock(mu_);
         auto& r = frames_[d.token];
         r.gpu_ns = d.gpu_ns;
         if (input_ns_[d.token] >= 0) r.latency_ns = d.fence_ns - input_ns_[d.token];
         state_[d.token] |= has_fence;
+        if (present_at_fence_) {
+            r.t_present_ns = d.fence_ns;
+            state_[d.token] |= has_present;
+        }
         flush();
     }
     uint64_t emitted() const {
@@ -52,15 +64,21 @@ public:
     }
 
 private:
-    static constexpr uint8_t has_cpu = 1, has_fence = 2;
+    static constexpr uint8_t has_cpu = 1, has_fence = 2, has_present = 4, complete_ = 7;
     void flush() {
-        while (next_emit_ < frames_.size() && state_[next_emit_] == (has_cpu | has_fence)) {
-            if (emit_) emit_(frames_[next_emit_]);
+        while (next_emit_ < frames_.size() && state_[next_emit_] == complete_) {
+            FrameRecord& r = frames_[next_emit_];
+            // Present-to-present within a stretch: the first frame after a think pause has none.
+            r.interval_ns = (r.flags & frame_flag_stretch_start) ? -1 : r.t_present_ns - prev_present_ns_;
+            prev_present_ns_ = r.t_present_ns;
+            if (emit_) emit_(r);
             ++next_emit_;
         }
     }
     mutable std::mutex mu_;
     std::function<void(const FrameRecord&)> emit_;
+    bool present_at_fence_;
+    int64_t prev_present_ns_ = 0;
     std::vector<FrameRecord> frames_;
     std::vector<int64_t> input_ns_;
     std::vector<uint8_t> state_;

@@ -296,7 +296,7 @@ void Renderer::wait_for_slot() {
     rethrow_fault();
 }
 
-void Renderer::submit(const FrameParams& params, uint64_t token) {
+Submitted Renderer::submit(const FrameParams& params, uint64_t token) {
     wait_for_slot();
     uint32_t slot = next_slot_;
     auto& s = slots_[slot];
@@ -328,14 +328,17 @@ void Renderer::submit(const FrameParams& params, uint64_t token) {
     si.commandBufferCount = 1;
     si.pCommandBuffers = &s.cmd;
     vk_check(vkQueueSubmit(dev_.queue(), 1, &si, fence), "vkQueueSubmit");
+    Submitted out;
+    out.submitted_ns = now_ns();
     {
         std::lock_guard<std::mutex> lock(mu_);
         s.busy = true;
         pending_.push_back({slot, token});
     }
     cv_.notify_all();
-    if (hook) hook->present(slot);
+    if (hook && hook->present(slot)) out.presented_ns = now_ns();
     next_slot_ = (slot + 1) % static_cast<uint32_t>(slots_.size());
+    return out;
 }
 
 void Renderer::watch() {

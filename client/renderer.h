@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "client/frame_params.h"
+#include "client/frame_sink.h"
 #include "client/gpu_scene.h"
 #include "client/pipelines.h"
 #include "client/vk_resources.h"
@@ -26,12 +27,6 @@ struct RenderSettings {
     uint32_t frames_in_flight = 2;
 };
 
-struct FrameDone {
-    uint64_t token = 0;     // what submit() was given
-    int64_t fence_ns = 0;   // steady clock when the fence was seen signalled
-    int64_t gpu_ns = -1;    // bottom - top timestamp x period; -1 without timestamps
-};
-
 // Optional presentation to a window: the renderer blits each frame's colour
 // into the image the hook acquired, inside the frame's command buffer.
 class PresentHook {
@@ -41,7 +36,8 @@ public:
     virtual VkSemaphore acquire(uint32_t slot) = 0;
     virtual void record_blit(VkCommandBuffer cb, VkImage src, VkExtent2D extent) = 0;
     virtual VkSemaphore render_done(uint32_t slot) = 0;
-    virtual void present(uint32_t slot) = 0;
+    // Returns false when the frame was not presented.
+    virtual bool present(uint32_t slot) = 0;
 };
 
 class Renderer {
@@ -61,9 +57,9 @@ public:
     void wait_for_slot();
 
     // Records and submits the frame into the next target (waiting for it if
-    // needed); returns once vkQueueSubmit has returned. Rethrows a fault the
-    // watcher saw (device lost).
-    void submit(const FrameParams& params, uint64_t token);
+    // needed), then presents it with a present hook. Returns when vkQueueSubmit
+    // and vkQueuePresentKHR returned. Rethrows a fault the watcher saw (device lost).
+    Submitted submit(const FrameParams& params, uint64_t token);
 
     // Waits until every submitted frame completed; rethrows a watcher fault.
     void drain();
@@ -74,6 +70,7 @@ public:
     VkExtent2D extent() const { return extent_; }
     bool has_timestamps() const { return timestamps_; }
     uint64_t gpu_bytes() const { return scene_.bytes(); }
+    uint32_t frames_in_flight() const { return static_cast<uint32_t>(slots_.size()); }
 
 private:
     struct Slot {

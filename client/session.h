@@ -37,10 +37,13 @@ struct SessionOptions {
     // Telemetry to the orchestrator (`seatmark run`), see common/wire_protocol.h.
     std::string connect;      // --connect: Unix socket path; empty: no telemetry
     uint32_t session_id = 0;  // --session-id: named in HELLO
-    // --synthetic-fps: > 0 opens no Vulkan device and renders nothing; frames are
-    // emitted at this rate along the same timeline (think pauses, stretches, modes)
-    // with synthetic figures (cpu 0.1 ms, gpu -1). For tests and orchestrator benchmarks.
+    // --synthetic-fps / --synthetic-cpu-ms: either > 0 opens no Vulkan device and renders
+    // nothing; the same script player emits frames along the same timeline (think pauses,
+    // stretches, modes), capped at synthetic_fps (0: uncapped), each spending
+    // synthetic_cpu_ms of busy CPU on the session's thread (gpu -1). For tests, benchmarks,
+    // and runs whose capacity is known in advance (the knee follows from the core count).
     double synthetic_fps = 0;
+    double synthetic_cpu_ms = 0;
 };
 
 struct SessionResult {
@@ -53,7 +56,7 @@ struct SessionResult {
     double model_open_s = 0;          // session start -> first frame showing the scene completed (read, map, upload)
     std::vector<FrameRecord> frames;  // in sequence order, completed
     stats::FrameSummary summary;
-    double wall_s = 0;                // script start -> last frame completed
+    double wall_s = 0;                // script start -> last frame completed (never past the duration by more than a frame)
     double cpu_s = 0;                 // process CPU time over the same span (all threads)
     uint64_t validation_messages = 0;
     bool window_closed = false;       // the person closed the window early

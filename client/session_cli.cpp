@@ -1,5 +1,6 @@
 #include "client/session_cli.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -40,25 +41,44 @@ int exit_code_of_current_exception(std::string& msg) {
     }
 }
 
+// A seed is any 64-bit unsigned number, written in decimal; "-1" or a 20-digit number
+// past 2^64 - 1 would wrap to another scene without a word.
+uint64_t parse_seed(const std::string& text) {
+    uint64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || p != end)
+        throw InputError("--seed " + text + ": expected a whole number from 0 to 18446744073709551615");
+    return v;
+}
+
 }  // namespace
 
 void add_session_command(CLI::App& app, std::function<int()>& run) {
+    configure_session_command(
+        *app.add_subcommand("session", "Run one synthetic CAD user rendering with Vulkan, timing every frame"), run,
+        "seatmark session");
+}
+
+void configure_session_command(CLI::App& command, std::function<int()>& run, const std::string& invoked_as) {
     auto opts = std::make_shared<SessionOptions>();
     auto duration = std::make_shared<std::string>();
+    auto seed = std::make_shared<std::string>();
     auto no_software = std::make_shared<bool>(false);
     auto list = std::make_shared<bool>(false);
-    auto* cmd = app.add_subcommand("session", "Run one synthetic CAD user rendering with Vulkan, timing every frame");
+    auto* cmd = &command;
     cmd->add_option("--workload,-w", opts->workload, "Built-in profile name or a profile .toml file")
         ->capture_default_str();
     cmd->add_option("--duration,-d", *duration, "How long to run, e.g. 30s, 2m (default: the profile's)");
-    cmd->add_option("--width", opts->width, "Render width in pixels (default: the profile's)");
-    cmd->add_option("--height", opts->height, "Render height in pixels (default: the profile's)");
-    cmd->add_option("--msaa", opts->msaa, "Samples per pixel: 1, 4 or 8 (default: the profile's)");
+    cmd->add_option("--width", opts->width, "Render width in pixels, 16..8192 (default: the profile's)")
+        ->check(CLI::Range(16u, 8192u));
+    cmd->add_option("--height", opts->height, "Render height in pixels, 16..8192 (default: the profile's)")
+        ->check(CLI::Range(16u, 8192u));
+    cmd->add_option("--msaa", opts->msaa, "Samples per pixel: 1, 4 or 8 (default: the profile's)")
+        ->check(CLI::IsMember({1u, 4u, 8u}));
     cmd->add_option("--device", opts->device,
                     "Vulkan device index or part of its name (default: first discrete GPU, else integrated, else CPU)");
-    cmd->add_option("--seed", opts->seed, "Scene seed (default: the profile's)")->each([opts](const std::string&) {
-        opts->seed_set = true;
-    });
+    cmd->add_option("--seed", *seed, "Scene seed, 0..18446744073709551615 (default: the profile's)");
     cmd->add_option("--model", opts->model,
                     "Draw this model instead of the profile's scene: a .smpack, or a glTF/OBJ/STL/STEP/IGES file "
                     "packed on first use into the pack cache ($SEATMARK_PACK_CACHE, else ~/.cache/seatmark/packs)");
@@ -73,19 +93,27 @@ void add_session_command(CLI::App& app, std::function<int()>& run) {
                     "Stream frames, heartbeats and events to the orchestrator at this Unix socket (set by `seatmark run`)");
     cmd->add_option("--session-id", opts->session_id, "This session's number, named to the orchestrator (with --connect)");
     cmd->add_option("--synthetic-fps", opts->synthetic_fps,
-                    "Open no Vulkan device and render nothing: emit frames at this rate along the profile's timeline "
-                    "(tests and orchestrator benchmarks)");
+                    "Open no Vulkan device and render nothing: emit frames capped at this rate along the profile's "
+                    "timeline (tests and orchestrator benchmarks)");
+    cmd->add_option("--synthetic-cpu-ms", opts->synthetic_cpu_ms,
+                    "Like --synthetic-fps, but each frame busy-spends this much CPU time (ms, on the session's own "
+                    "thread clock); with N such sessions on K cores a session reaches about 1000 K / (N x MS) FPS, "
+                    "so a run's true knee is known in advance. Combine with --synthetic-fps to cap the rate");
+    const std::string& me = invoked_as;
     cmd->footer(
         "Examples:\n"
-        "  seatmark session --workload ci-tiny --duration 5s --out frames.csv --screenshot shot.png\n"
-        "  seatmark session --workload designer-medium --device 0 --validate\n"
-        "  seatmark session --workload ./my-profile.toml --msaa 8\n"
-        "  seatmark session --synthetic-fps 60 --duration 10s --connect /tmp/run.sock --session-id 3\n"
+        "  " + me + " --workload ci-tiny --duration 5s --out frames.csv --screenshot shot.png\n"
+        "  " + me + " --workload designer-medium --device 0 --validate\n"
+        "  " + me + " --workload ./my-profile.toml --msaa 8\n"
+        "  " + me + " --synthetic-fps 60 --duration 10s --connect /tmp/run.sock --session-id 3\n"
+        "  " + me + " --synthetic-cpu-ms 20 --synthetic-fps 30 --duration 1m   (a CPU-bound synthetic user)\n"
+        "Frame interval = present to present (vkQueuePresentKHR returned with --window, the frame's fence\n"
+        "  headless), within an active stretch; --out also writes the begin-to-begin interval.\n"
         "Exit codes: 0 ok, 1 validation messages or I/O error, 2 bad input or no Vulkan device,\n"
         "  3 Vulkan error, 4 device lost, 5 out of memory, 6 software renderer refused.");
 
-    cmd->callback([&run, opts, duration, no_software, list] {
-        run = [opts, duration, no_software, list]() -> int {
+    cmd->callback([&run, opts, duration, seed, no_software, list] {
+        run = [opts, duration, seed, no_software, list]() -> int {
             if (*list) {
                 for (const auto& n : workloads::builtin_profile_names()) {
                     auto p = workloads::load_profile(n);
@@ -99,9 +127,15 @@ void add_session_command(CLI::App& app, std::function<int()>& run) {
                     throw InputError("--duration " + *duration + ": expected a positive duration such as 30s, 500ms or 2m");
                 opts->duration_s = *d;
             }
+            if (!seed->empty()) {
+                opts->seed = parse_seed(*seed);
+                opts->seed_set = true;
+            }
             if (*no_software) opts->allow_software = false;
             if (opts->synthetic_fps < 0 || std::isnan(opts->synthetic_fps))
                 throw InputError("--synthetic-fps: expected 0 < N <= 10000 frames per second");
+            if (opts->synthetic_cpu_ms < 0 || std::isnan(opts->synthetic_cpu_ms))
+                throw InputError("--synthetic-cpu-ms: expected 0 <= MS <= 60000 milliseconds of CPU per frame");
             install_stop_handlers();  // SIGTERM/Ctrl-C end the session cleanly, with its BYE
             std::unique_ptr<TelemetrySender> telemetry;
             if (!opts->connect.empty()) {

@@ -1,7 +1,6 @@
 #include "client/window.h"
 
-#define GLFW_INCLUDE_VULKAN
-#include <GLFW/glfw3.h>
+#include "client/glfw_api.h"
 
 #include <algorithm>
 
@@ -11,29 +10,30 @@
 namespace seatmark::client {
 
 Window::Window(uint32_t width, uint32_t height, const std::string& title) {
-    if (!glfwInit())
+    const GlfwApi& g = glfw();
+    if (!g.init())
         throw InputError("--window: cannot open a window (no display?); set DISPLAY, or drop --window to render headless");
-    if (!glfwVulkanSupported()) {
-        glfwTerminate();
+    if (!g.vulkan_supported()) {
+        g.terminate();
         throw InputError("--window: GLFW finds no Vulkan loader with window-system support");
     }
-    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
-    glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
-    window_ = glfwCreateWindow(int(width), int(height), title.c_str(), nullptr, nullptr);
+    g.window_hint(GLFW_CLIENT_API, GLFW_NO_API);
+    g.window_hint(GLFW_RESIZABLE, GLFW_FALSE);
+    window_ = g.create_window(int(width), int(height), title.c_str(), nullptr, nullptr);
     if (!window_) {
-        glfwTerminate();
+        g.terminate();
         throw InputError("--window: glfwCreateWindow failed; drop --window to render headless");
     }
 }
 
 Window::~Window() {
-    if (window_) glfwDestroyWindow(window_);
-    glfwTerminate();
+    if (window_) glfw().destroy_window(window_);
+    glfw().terminate();
 }
 
-bool Window::should_close() const { return glfwWindowShouldClose(window_); }
+bool Window::should_close() const { return glfw().window_should_close(window_); }
 
-void Window::poll() { glfwPollEvents(); }
+void Window::poll() { glfw().poll_events(); }
 
 Presenter::~Presenter() {
     vkDeviceWaitIdle(device_->handle());
@@ -45,7 +45,7 @@ Presenter::~Presenter() {
 
 std::vector<const char*> Window::instance_extensions() const {
     uint32_t n = 0;
-    const char** names = glfwGetRequiredInstanceExtensions(&n);
+    const char** names = glfw().required_instance_extensions(&n);
     return std::vector<const char*>(names, names + n);
 }
 
@@ -53,7 +53,7 @@ Presenter::Presenter(VkInstance instance, const Device& device, Window& window, 
     instance_ = instance;
     device_ = &device;
     extent_ = frame_extent;
-    vk_check(glfwCreateWindowSurface(instance, window.handle(), nullptr, &surface_), "glfwCreateWindowSurface");
+    vk_check(glfw().create_window_surface(instance, window.handle(), nullptr, &surface_), "glfwCreateWindowSurface");
     VkBool32 supported = VK_FALSE;
     vkGetPhysicalDeviceSurfaceSupportKHR(device.physical(), device.queue_family(), surface_, &supported);
     if (!supported) throw InputError("--window: " + device.info().name + " cannot present to this window");
@@ -152,7 +152,7 @@ void Presenter::record_blit(VkCommandBuffer cb, VkImage src, VkExtent2D extent) 
 
 VkSemaphore Presenter::render_done(uint32_t slot) { return done_[slot % 4]; }
 
-void Presenter::present(uint32_t slot) {
+bool Presenter::present(uint32_t slot) {
     VkSemaphore wait = done_[slot % 4];
     VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
     pi.waitSemaphoreCount = 1;
@@ -162,6 +162,7 @@ void Presenter::present(uint32_t slot) {
     pi.pImageIndices = &image_index_;
     VkResult r = vkQueuePresentKHR(device_->queue(), &pi);
     if (r != VK_SUCCESS && r != VK_SUBOPTIMAL_KHR && r != VK_ERROR_OUT_OF_DATE_KHR) vk_check(r, "vkQueuePresentKHR");
+    return r != VK_ERROR_OUT_OF_DATE_KHR;
 }
 
 }  // namespace seatmark::client

@@ -43,7 +43,7 @@ public:
     VkSemaphore acquire(uint32_t slot) override;
     void record_blit(VkCommandBuffer cb, VkImage src, VkExtent2D extent) override;
     VkSemaphore render_done(uint32_t slot) override;
-    void present(uint32_t slot) override;
+    bool present(uint32_t slot) override;
 
 private:
     void create_swapchain();

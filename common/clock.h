@@ -4,12 +4,23 @@
 #include <chrono>
 #include <cstdint>
 
+#include <time.h>
+
 namespace seatmark {
 
 inline int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
+}
+
+// Sleeps until now_ns() >= t (an absolute deadline on the same clock): schedules kept on
+// absolute deadlines do not drift by each sleep's overshoot, as relative sleeps do.
+// Returns early when a signal is handled, so a stop request is seen at once.
+inline void sleep_until_ns(int64_t t) {
+    if (t <= 0) return;
+    timespec ts{static_cast<time_t>(t / 1'000'000'000), static_cast<long>(t % 1'000'000'000)};
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
 }
 
 }  // namespace seatmark

@@ -60,3 +60,43 @@ TEST_CASE("frame log emits each frame once, in order, after both its submit and 
     CHECK(out[1].latency_ns == -1);
     CHECK(log.emitted() == 2);
 }
+
+TEST_CASE("frame log sets present-to-present intervals at emission, none at a stretch's first frame") {
+    SUBCASE("headless: a frame is presented when its fence signals") {
+        FrameLog log;
+        FrameRecord a;
+        a.flags = frame_flag_stretch_start;
+        log.begin(a, -1);
+        FrameRecord b;
+        log.begin(b, -1);
+        log.begin(a, -1);  // a new stretch after a pause
+        for (uint64_t i = 0; i < 3; ++i) log.set_cpu(i, 1);
+        log.complete({0, 1000, -1});
+        log.complete({1, 1700, -1});
+        log.complete({2, 9000, -1});
+        auto f = log.take();
+        REQUIRE(f.size() == 3);
+        CHECK(f[0].interval_ns == -1);
+        CHECK(f[1].interval_ns == 700);
+        CHECK(f[1].t_present_ns == 1700);
+        CHECK(f[2].interval_ns == -1);  // never across the pause
+    }
+    SUBCASE("window: the present time comes from vkQueuePresentKHR, not the fence") {
+        std::vector<FrameRecord> out;
+        FrameLog log([&](const FrameRecord& r) { out.push_back(r); }, /*present_at_fence=*/false);
+        FrameRecord a;
+        a.flags = frame_flag_stretch_start;
+        log.begin(a, -1);
+        log.begin(FrameRecord{}, -1);
+        log.set_cpu(0, 1);
+        log.set_cpu(1, 1);
+        log.complete({0, 5000, -1});
+        log.complete({1, 6000, -1});
+        CHECK(out.empty());  // not presented yet
+        log.set_present(0, 4000);
+        log.set_present(1, 4600);
+        REQUIRE(out.size() == 2);
+        CHECK(out[0].t_present_ns == 4000);
+        CHECK(out[1].interval_ns == 600);
+    }
+}

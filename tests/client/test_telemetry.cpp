@@ -211,7 +211,8 @@ TEST_CASE("telemetry: a synthetic session streams HELLO, contiguous frames, hear
     CHECK(frames.size() > 100);  // 200 FPS over ~1.7 s active; generous for a loaded host
     CHECK(frames.size() < 600);
     for (const auto& f : frames) {
-        CHECK(f.cpu_ns == 100'000);
+        CHECK(f.cpu_ns >= 0);  // measured (begin -> the synthetic submit returned), no CPU spent per frame
+        CHECK(f.cpu_ns < 50'000'000);
         CHECK(f.gpu_ns == -1);
     }
     CHECK(frames.back().stretch >= 1);  // think pauses happened
