@@ -1,33 +1,60 @@
 // seatmark: one binary, one subcommand per job. Each library registers its own
-// subcommand; this file only wires them together and maps errors to exit codes
-// (common/exit_codes.h).
+// subcommand; this file only wires them together (app/exit_mapping.h maps errors
+// to exit codes, common/exit_codes.h). `seatmark session` runs the lean
+// seatmark-session executable beside this one, so the process a user measures by
+// hand is the one `seatmark run` measures.
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
-#include <functional>
+#include <unistd.h>
 
-#include "client/session_cli.h"
-#include "client/vk_check.h"
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include "app/exit_mapping.h"
+#include "common/exit_codes.h"
+#include "common/self_exe.h"
+#include "monitor/monitor_cli.h"
 #include "app/probe_cli.h"
+#include "import/pack_cli.h"
 #include "orchestrator/run_cli.h"
 #include "report/analysis.h"
 #include "report/report_cli.h"
 #include "report/words.h"
 #include "report/write_report.h"
-#include "monitor/monitor_cli.h"
 #include "stage/stage_cli.h"
-#include "import/pack_cli.h"
-#include "common/errors.h"
-#include "common/exit_codes.h"
+
+namespace {
+
+// Replaces this process by seatmark-session with the arguments after "session" (same
+// pid, so whoever started `seatmark session` waits for and signals the session itself).
+[[noreturn]] void exec_session(int argc, char** argv) {
+    const std::string exe = seatmark::sibling_exe("seatmark-session");
+    std::string arg0 = "seatmark session";
+    std::vector<char*> args{arg0.data()};
+    for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+    args.push_back(nullptr);
+    ::execv(exe.c_str(), args.data());
+    std::fprintf(stderr, "seatmark: error: cannot run %s: %s; it is built and installed beside seatmark\n",
+                 exe.c_str(), std::strerror(errno));
+    std::exit(seatmark::exit_code::failure);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-    namespace ec = seatmark::exit_code;
+    if (argc >= 2 && std::strcmp(argv[1], "session") == 0) exec_session(argc, argv);
+
     CLI::App app{"seatmark: how many CAD users can this GPU host serve, at what experience"};
-    app.set_version_flag("--version", "seatmark 0.1.0");
+    app.set_version_flag("--version", "seatmark " SEATMARK_VERSION);
     app.require_subcommand(1);
     app.footer("Run 'seatmark SUBCOMMAND --help' for its options and an example.");
     std::function<int()> run;
-    seatmark::client::add_session_command(app, run);
+    // Listed for --help; `seatmark session ...` never reaches the parser (exec_session above).
+    app.add_subcommand("session", "Run one synthetic CAD user rendering with Vulkan, timing every frame")
+        ->allow_extras();
     // `seatmark demo` ends with its report; the orchestrator cannot depend on report/, so it is handed in here.
     seatmark::orchestrator::add_run_commands(app, run, [](const std::string& db, const std::string& dir) {
         auto analysis = seatmark::report::analyze(db);
@@ -40,32 +67,5 @@ int main(int argc, char** argv) {
     seatmark::monitor::add_monitor_command(app, run);
     seatmark::stage::add_stage_command(app, run);
     seatmark::import::add_pack_command(app, run);
-
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        app.exit(e);  // prints the message and usage
-        return ec::bad_input;
-    }
-    try {
-        return run ? run() : ec::ok;
-    } catch (const seatmark::InputError& e) {
-        std::fprintf(stderr, "seatmark: error: %s\n", e.what());
-        return ec::bad_input;
-    } catch (const seatmark::ExitError& e) {
-        std::fprintf(stderr, "seatmark: error: %s\n", e.what());
-        return e.code;
-    } catch (const seatmark::client::VulkanError& e) {
-        std::fprintf(stderr, "seatmark: Vulkan error: %s\n", e.what());
-        return e.exit_code();
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "seatmark: error: %s\n", e.what());
-        return ec::failure;
-    }
+    return seatmark::app::parse_and_run(app, argc, argv, run);
 }

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     o.quiet = true;
     o.extra_session_args = {"--synthetic-fps", "60"};
     // Sessions are the seatmark binary beside bench/ in the build tree.
-    o.seatmark_exe = (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "seatmark").string();
+    o.session_exe = (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "seatmark-session").string();
     std::printf("bench_orchestrator: %d synthetic sessions at 60 FPS, window %s ...\n", sessions, window.c_str());
     auto r = orchestrator::run_plan(plan, o);
 

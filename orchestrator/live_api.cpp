@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "common/errors.h"
 #include "core/live_json.h"
+#include "orchestrator/cloexec.h"
 #include "orchestrator/live_metrics.h"
 
 namespace seatmark::orchestrator {
@@ -488,6 +489,7 @@ void LiveApi::Impl::accept() {
                 boost::system::error_code ig;
                 s.close(ig);  // full: the client retries later
             } else {
+                mark_cloexec(s.native_handle());
                 auto c = std::make_shared<HttpConn>(std::move(s), this);
                 conns.push_back(c);
                 c->start();
@@ -569,6 +571,7 @@ LiveApi::LiveApi(const LiveApiOptions& o) : impl_(std::make_unique<Impl>()) {
         tcp::endpoint ep(addr, p);
         a.open(ep.protocol(), ec);
         if (ec) break;
+        mark_cloexec(a.native_handle());
         a.set_option(asio::socket_base::reuse_address(true), ec);
         a.bind(ep, ec);
         if (ec == asio::error::address_in_use) continue;

@@ -24,6 +24,7 @@
 #include "common/cpu_time.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "common/self_exe.h"
 #include "store/store_writer.h"
 #include "orchestrator/asset_check.h"
 #include "orchestrator/gpu_telemetry.h"
@@ -49,12 +50,6 @@ int64_t unix_now_ns() {
     timespec ts{};
     clock_gettime(CLOCK_REALTIME, &ts);
     return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::string self_exe() {
-    std::error_code ec;
-    auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string("seatmark") : p.string();
 }
 
 struct Session {
@@ -90,7 +85,7 @@ public:
         : plan_(plan),
           opts_(opts),
           db_path_(opts.db_path.empty() ? plan.db_path : opts.db_path),
-          exe_(opts.seatmark_exe.empty() ? self_exe() : opts.seatmark_exe),
+          exe_(opts.session_exe.empty() ? sibling_exe("seatmark-session") : opts.session_exe),
           signals_(io_, SIGINT, SIGTERM),
           tick_(io_),
           step_timer_(io_),
@@ -295,7 +290,7 @@ void Controller::spawn(uint32_t id) {
     s.sla = &plan_.sla_for(s.profile_name);
     // Sessions run until the orchestrator stops them; the duration is only a backstop.
     double duration = plan_.planned_seconds() * 2 + 600;
-    std::vector<std::string> args = {"session",    "--workload",   s.profile, "--duration",
+    std::vector<std::string> args = {"--workload",   s.profile, "--duration",
                                      std::to_string(int64_t(duration)) + "s", "--connect", server_->path(),
                                      "--session-id", std::to_string(id), "--quiet"};
     if (!plan_.device.empty()) args.insert(args.end(), {"--device", plan_.device});

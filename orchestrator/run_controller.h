@@ -15,7 +15,7 @@ struct RunOptions {
     std::string db_path;         // overrides the plan's database path when not empty
     bool overwrite_db = false;   // replace an existing database (demo only)
     bool quiet = false;          // no live status line
-    std::string seatmark_exe;    // the binary sessions run as; default /proc/self/exe
+    std::string session_exe;     // the session executable; default seatmark-session beside this binary
     std::vector<std::string> extra_session_args;  // e.g. --synthetic-fps N for benchmarks
     LiveObserver* live = nullptr;  // the live API, when one serves this run
 };

@@ -4,6 +4,7 @@
 #include <boost/process/v2/stdio.hpp>
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,10 +22,27 @@ namespace {
 // Runs in the child between fork and exec: a process group of its own, so the
 // orchestrator can signal the session and everything it started at once, and
 // a terminal's Ctrl-C reaches only the orchestrator, which then stops sessions in order.
-struct OwnProcessGroup {
+//
+// And nothing of the orchestrator's crosses exec but stdin/out/err: every descriptor from
+// 3 up is marked close-on-exec here, in the child's own copy of the table, so no thread of
+// the orchestrator can race it. Every descriptor seatmark opens is close-on-exec already;
+// this also covers those a library opens without the flag (Asio's sockets), and Boost 1.81's
+// own close-all, which skips every descriptor below its error pipe (an off-by-one in
+// posix/detail/close_handles.ipp): that is how sessions inherited the live API's
+// listening socket, the telemetry socket and the event loop's epoll, eventfd and timerfd.
+struct OwnProcessGroupNoInheritance {
     template <typename Launcher>
     bp::error_code on_exec_setup(Launcher&, const bp::filesystem::path&, const char* const*&) {
         if (::setpgid(0, 0) != 0) return bp::error_code(errno, bp::system_category());
+        if (::close_range(3, ~0u, CLOSE_RANGE_CLOEXEC) != 0) {
+            // Kernels before 5.11: one fcntl per possible descriptor (async-signal-safe, unlike
+            // listing /proc/self/fd after fork).
+            const long max = ::sysconf(_SC_OPEN_MAX);
+            for (int fd = 3; fd < (max > 0 ? max : 1024); ++fd) {
+                int flags = ::fcntl(fd, F_GETFD);
+                if (flags >= 0 && !(flags & FD_CLOEXEC)) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+            }
+        }
         return {};
     }
 };
@@ -33,14 +51,14 @@ struct OwnProcessGroup {
 
 struct SessionProcess::Impl {
     Impl(boost::asio::io_context& io, const std::string& exe, const std::vector<std::string>& args, FILE* log)
-        : proc(io.get_executor(), exe, args, bp::process_stdio{nullptr, log, log}, OwnProcessGroup{}) {}
+        : proc(io.get_executor(), exe, args, bp::process_stdio{nullptr, log, log}, OwnProcessGroupNoInheritance{}) {}
     bp::process proc;
     pid_t pid = 0;
 };
 
 SessionProcess::SessionProcess(boost::asio::io_context& io, const std::string& exe,
                                const std::vector<std::string>& args, const std::string& log_path) {
-    FILE* log = std::fopen(log_path.c_str(), "w");
+    FILE* log = std::fopen(log_path.c_str(), "we");  // e: O_CLOEXEC (the child gets it as stdout/stderr)
     if (!log) throw std::runtime_error("cannot create session log " + log_path + ": " + std::strerror(errno));
     try {
         impl_ = std::make_unique<Impl>(io, exe, args, log);

@@ -1,5 +1,7 @@
 #include "orchestrator/telemetry_server.h"
 
+#include "orchestrator/cloexec.h"
+
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -103,6 +105,7 @@ TelemetryServer::TelemetryServer(asio::io_context& io, const std::string& socket
     ::unlink(path_.c_str());
     stream::endpoint ep(path_);
     acceptor_.open(ep.protocol());
+    mark_cloexec(acceptor_.native_handle());
     acceptor_.bind(ep);
     acceptor_.listen(asio::socket_base::max_listen_connections);
     accept();
@@ -123,6 +126,7 @@ void TelemetryServer::accept() {
         if (!*alive || ec == asio::error::operation_aborted) return;
         if (!ec) {
             accept_failing_ = false;
+            mark_cloexec(s.native_handle());
             std::make_shared<Connection>(std::move(s), cb_, alive_)->start();
             accept();
             return;

@@ -1,0 +1,18 @@
+// seatmark-session: the process `seatmark run` measures, and what `seatmark session`
+// runs. It links only what one session needs (Vulkan, the profiles, the wire protocol):
+// no MPI, no SQLite, no HTTP server, and GLFW (with EGL/OpenGL/X11) only when --window
+// loads it, so its memory, start-up and descriptors are the session's own.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+#include "app/exit_mapping.h"
+#include "client/session_cli.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"seatmark-session: one synthetic CAD user rendering with Vulkan, timing every frame"};
+    app.set_version_flag("--version", "seatmark-session " SEATMARK_VERSION);
+    std::function<int()> run;
+    seatmark::client::configure_session_command(app, run, "seatmark session");
+    return seatmark::app::parse_and_run(app, argc, argv, run);
+}

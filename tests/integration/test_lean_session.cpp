@@ -1,0 +1,121 @@
+// The process `seatmark run` measures carries only a session: no MPI, EGL/OpenGL,
+// GLFW/X11 or SQLite mapped, and no descriptor of the orchestrator's inherited (its
+// live-API and telemetry listening sockets, its event loop's epoll/eventfd/timerfd,
+// the database). Read from /proc of a real orchestrated session on real Vulkan.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/store/store_reader.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::test;
+
+namespace {
+
+// What each of the process's descriptors from 3 up refers to ("socket:[123]", a path, ...).
+std::map<int, std::string> descriptors(int pid) {
+    std::map<int, std::string> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+        int fd = std::stoi(e.path().filename().string());
+        if (fd < 3) continue;
+        std::error_code lec;
+        auto target = std::filesystem::read_symlink(e.path(), lec);
+        if (!lec) out[fd] = target.string();
+    }
+    return out;
+}
+
+int session_pid(const std::string& db) {
+    try {
+        store::StoreReader r(db);
+        for (const auto& s : r.sessions())
+            if (s.pid > 0) return static_cast<int>(s.pid);
+    } catch (...) {
+    }
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("an orchestrated session maps no MPI, GL, GLFW or SQLite library and inherits no descriptor") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"),
+               "name = \"lean\"\n[run]\nheartbeat_timeout = \"10s\"\nstop = \"max\"\n[steps]\nlist = [1]\n"
+               "settle = \"1s\"\nwindow = \"6s\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--listen",
+                                         "127.0.0.1:0", "--quiet"}));
+    int pid = 0;
+    std::string maps;
+    // Running: rendering on Vulkan and connected (a socket of its own).
+    REQUIRE(wait_until(90, [&] {
+        if (!pid) pid = session_pid(dir.file("run.db"));
+        if (!pid) return false;
+        // Between fork and exec the child is still a copy of the orchestrator.
+        std::error_code ec;
+        auto image = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
+        if (ec || image.filename() != "seatmark-session") return false;
+        maps = read_file("/proc/" + std::to_string(pid) + "/maps");
+        bool socket = false;
+        for (const auto& [fd, what] : descriptors(pid)) socket |= what.rfind("socket:", 0) == 0;
+        return maps.find("libvulkan") != std::string::npos && socket;
+    }));
+    auto session_fds = descriptors(pid);
+    auto orchestrator_fds = descriptors(run.pid());
+    std::string exe = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe").filename().string();
+    maps = read_file("/proc/" + std::to_string(pid) + "/maps");
+    run.signal(SIGINT);
+    auto r = run.wait(120);
+    INFO(r.out << r.err);
+    INFO("session maps:\n" << maps);
+
+    CHECK(exe == "seatmark-session");
+    for (const char* lib : {"libmpi", "libopen-rte", "libopen-pal", "libEGL", "libOpenGL", "libGLX", "libGL.so",
+                            "libglfw", "libX11", "libsqlite3", "libhwloc"}) {
+        CAPTURE(lib);
+        CHECK(maps.find(lib) == std::string::npos);
+    }
+
+    std::set<std::string> theirs;
+    for (const auto& [fd, what] : orchestrator_fds) theirs.insert(what);
+    for (const auto& [fd, what] : session_fds) {
+        CAPTURE(fd);
+        CAPTURE(what);
+        CHECK(theirs.count(what) == 0);  // the same socket, event fd or file as the orchestrator's: inherited
+        CHECK(what.find("anon_inode:[eventpoll]") == std::string::npos);
+        CHECK(what.find("anon_inode:[timerfd]") == std::string::npos);
+        CHECK(what.find("run.db") == std::string::npos);
+    }
+    CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("a headless session maps no GLFW, X11 or GL library; `seatmark session` runs the lean executable") {
+    BackgroundProcess s(seatmark_argv({"session", "--workload", "ci-tiny", "--duration", "30s", "--quiet"}));
+    std::string maps;
+    REQUIRE(wait_until(60, [&] {
+        std::error_code ec;
+        auto image = std::filesystem::read_symlink("/proc/" + std::to_string(s.pid()) + "/exe", ec);
+        if (ec || image.filename() != "seatmark-session") return false;
+        maps = read_file("/proc/" + std::to_string(s.pid()) + "/maps");
+        return maps.find("libvulkan") != std::string::npos;
+    }));
+    std::string exe = std::filesystem::read_symlink("/proc/" + std::to_string(s.pid()) + "/exe").filename().string();
+    s.signal(SIGTERM);
+    auto r = s.wait(60);
+    INFO(r.out << r.err);
+    CHECK(exe == "seatmark-session");  // exec'd in place: the same pid
+    for (const char* lib : {"libglfw", "libX11", "libEGL", "libOpenGL", "libmpi", "libsqlite3"}) {
+        CAPTURE(lib);
+        CHECK(maps.find(lib) == std::string::npos);
+    }
+    CHECK(r.exit_code == 0);
+}
