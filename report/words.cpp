@@ -111,13 +111,13 @@ Headline headline(const RunAnalysis& a) {
 
 const std::vector<Definition>& definitions() {
     static const std::vector<Definition> d = {
-        {"frame interval", "t_begin[i] - t_begin[i-1] for consecutive frames of one active interaction stretch; never across a think pause"},
+        {"frame interval", "t_present[i] - t_present[i-1] for consecutive frames of one active interaction stretch, never across a think pause; a frame is presented when vkQueuePresentKHR returns (--window) or its fence signals (headless). Begin-to-begin is stored beside it (begin_interval_ns): under a frame cap the begins keep the cap's timetable while presents wander with load"},
         {"cpu time", "frame begin to vkQueueSubmit returned"},
         {"gpu time", "Vulkan timestamps, top to bottom of the frame's command buffer, times timestampPeriod"},
         {"interaction latency", "scripted input event to the fence of the first frame that shows it"},
-        {"FPS", "frames / active time (the sum of frame intervals, so think pauses do not count); per session, then the median (and min..max) over the step's sessions"},
+        {"FPS", "frames / active time (real time in active stretches, so think pauses do not count); per session, then the median (and min..max) over the step's sessions"},
         {"p50 / p95 / p99", "nearest-rank percentiles of frame interval per session; the step shows the median over its sessions (and the worst session for p95)"},
-        {"1 % low FPS", "1000 / p99 frame interval (MangoHud/OCAT); the step shows its worst session. The time-weighted variant (CapFrameX) is in sessions.csv, labelled low1_tw_fps"},
+        {"1 % low FPS", "seatmark's definition: 1000 / p99 frame interval; the step shows its worst session. MangoHud's \"1% Min FPS\" is a different figure, the mean per-frame FPS of the slowest 1 % of frames (lower; the session summary shows it beside this one); the time-weighted variant (CapFrameX style) is in sessions.csv, labelled low1_tw_fps"},
         {"latency p95", "nearest-rank p95 of interaction latency per session; the step shows its worst session"},
         {"stutter", "share of frames with interval > 2.5 x the session's median interval; the step shows its worst session"},
         {"dropped", "gaps in the per-session frame sequence number, summed over the step's sessions"},
