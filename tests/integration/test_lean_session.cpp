@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/store/store_reader.h"
+#include "store/store_reader.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;
