@@ -8,8 +8,11 @@
 
 #include "app/exit_mapping.h"
 #include "client/session_cli.h"
+#include "client/stop_signal.h"
 
 int main(int argc, char** argv) {
+    // First of all: SIGTERM/SIGINT in any phase (even while parsing) end the session cleanly.
+    seatmark::client::install_stop_handlers();
     CLI::App app{"seatmark-session: one synthetic CAD user rendering with Vulkan, timing every frame"};
     app.set_version_flag("--version", "seatmark-session " SEATMARK_VERSION);
     std::function<int()> run;

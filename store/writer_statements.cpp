@@ -6,7 +6,9 @@ namespace seatmark::store {
 
 namespace {
 
-// Binds one frame row at parameter offset `base` (parameters base+1 .. base+12).
+constexpr int frame_params = 12;  // columns of one frames row
+
+// Binds one frame row at parameter offset `base` (parameters base+1 .. base+frame_params).
 void bind_frame(Stmt& st, int base, int64_t session_id, const FrameRecord& f) {
     st.bind_int(base + 1, session_id).bind_int(base + 2, static_cast<int64_t>(f.seq)).bind_int(base + 3, f.t_begin_ns);
     st.bind_int(base + 4, f.cpu_ns).bind_int(base + 5, f.gpu_ns).bind_int(base + 6, f.interval_ns);
@@ -158,7 +160,7 @@ void WriterStatements::add_frames(const std::vector<const cmd::AddFrames*>& batc
         for (; done + rows <= total; done += rows) {
             for (size_t r = 0; r < rows; ++r) {
                 auto [session, frame] = next();
-                bind_frame(st, static_cast<int>(r) * 10, session, *frame);
+                bind_frame(st, static_cast<int>(r) * frame_params, session, *frame);
             }
             st.run();
         }

@@ -289,7 +289,7 @@ TEST_CASE("wire: every error names what is wrong, and is final") {
         CHECK(error_for(b) == "unknown message type 0");
     }
     SUBCASE("payload over the limit is rejected from the header alone") {
-        std::vector<uint8_t> b = {0x53, 0x4D, 1, uint8_t(MessageType::frames)};
+        std::vector<uint8_t> b = {0x53, 0x4D, version, uint8_t(MessageType::frames)};
         uint32_t n = 5'000'000;
         for (int i = 0; i < 4; ++i) b.push_back(uint8_t(n >> (8 * i)));
         Decoder d;
@@ -302,7 +302,7 @@ TEST_CASE("wire: every error names what is wrong, and is final") {
         CHECK(error_for(b) == "payload 4294967295 bytes exceeds limit 1048576");
     }
     SUBCASE("payload exactly at the limit is fine as far as the header goes") {
-        std::vector<uint8_t> b = {0x53, 0x4D, 1, uint8_t(MessageType::event)};
+        std::vector<uint8_t> b = {0x53, 0x4D, version, uint8_t(MessageType::event)};
         for (int i = 0; i < 4; ++i) b.push_back(uint8_t(max_payload >> (8 * i)));
         Decoder d;
         d.feed(b);
@@ -401,7 +401,7 @@ TEST_CASE("wire: random garbage never crashes the decoder") {
                 break;
             }
             case 1: {  // a plausible header, then noise
-                buf = {0x53, 0x4D, 1, uint8_t(1 + rng() % 5)};
+                buf = {0x53, 0x4D, version, uint8_t(1 + rng() % 5)};
                 uint32_t n = uint32_t(rng() % 400);
                 for (int i = 0; i < 4; ++i) buf.push_back(uint8_t(n >> (8 * i)));
                 size_t extra = rng() % 420;

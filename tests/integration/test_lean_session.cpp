@@ -4,12 +4,16 @@
 // the database). Read from /proc of a real orchestrated session on real Vulkan.
 #include <doctest/doctest.h>
 
+#include <linux/kcmp.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -73,32 +77,39 @@ TEST_CASE("an orchestrated session maps no MPI, GL, GLFW or SQLite library and i
     auto orchestrator_fds = descriptors(run.pid());
     std::string exe = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe").filename().string();
     maps = read_file("/proc/" + std::to_string(pid) + "/maps");
+    // The session has an epoll, eventfd and timerfd of its own (its telemetry sender's Asio loop),
+    // so names cannot tell; kcmp(KCMP_FILE) says whether two descriptors are one open file
+    // (both processes alive).
+    std::vector<std::string> inherited, kcmp_errors;
+    int compared = 0;
+    for (const auto& [fd, what] : session_fds)
+        for (const auto& [ofd, theirs] : orchestrator_fds) {
+            long same = syscall(SYS_kcmp, pid, run.pid(), KCMP_FILE, fd, ofd);
+            if (same < 0) kcmp_errors.push_back(std::strerror(errno));
+            if (same == 0) inherited.push_back(std::to_string(fd) + " " + what + " = orchestrator's " + std::to_string(ofd));
+            ++compared;
+        }
     run.signal(SIGINT);
     auto r = run.wait(120);
     INFO(r.out << r.err);
     INFO("session maps:\n" << maps);
 
     CHECK(exe == "seatmark-session");
+    CHECK(kcmp_errors.empty());
+    CHECK(compared > 0);
+    for (const auto& i : inherited) FAIL_CHECK("inherited descriptor " << i);
+    for (const auto& [fd, what] : session_fds) CHECK(what.find("run.db") == std::string::npos);
+    // (Mesa's Vulkan drivers map libX11-xcb for their own window-system support; that is the driver's.)
     for (const char* lib : {"libmpi", "libopen-rte", "libopen-pal", "libEGL", "libOpenGL", "libGLX", "libGL.so",
-                            "libglfw", "libX11", "libsqlite3", "libhwloc"}) {
+                            "libglfw", "libX11.so", "libsqlite3", "libhwloc"}) {
         CAPTURE(lib);
         CHECK(maps.find(lib) == std::string::npos);
     }
 
-    std::set<std::string> theirs;
-    for (const auto& [fd, what] : orchestrator_fds) theirs.insert(what);
-    for (const auto& [fd, what] : session_fds) {
-        CAPTURE(fd);
-        CAPTURE(what);
-        CHECK(theirs.count(what) == 0);  // the same socket, event fd or file as the orchestrator's: inherited
-        CHECK(what.find("anon_inode:[eventpoll]") == std::string::npos);
-        CHECK(what.find("anon_inode:[timerfd]") == std::string::npos);
-        CHECK(what.find("run.db") == std::string::npos);
-    }
-    CHECK(r.exit_code == 0);
+    CHECK_FALSE(r.timed_out);  // the run stops when asked (it reads as aborted: stopped before its end)
 }
 
-TEST_CASE("a headless session maps no GLFW, X11 or GL library; `seatmark session` runs the lean executable") {
+TEST_CASE("a headless session maps no GLFW, X11 or GL library, and `seatmark session` runs the lean executable") {
     BackgroundProcess s(seatmark_argv({"session", "--workload", "ci-tiny", "--duration", "30s", "--quiet"}));
     std::string maps;
     REQUIRE(wait_until(60, [&] {
@@ -113,7 +124,7 @@ TEST_CASE("a headless session maps no GLFW, X11 or GL library; `seatmark session
     auto r = s.wait(60);
     INFO(r.out << r.err);
     CHECK(exe == "seatmark-session");  // exec'd in place: the same pid
-    for (const char* lib : {"libglfw", "libX11", "libEGL", "libOpenGL", "libmpi", "libsqlite3"}) {
+    for (const char* lib : {"libglfw", "libX11.so", "libEGL", "libOpenGL", "libmpi", "libsqlite3"}) {
         CAPTURE(lib);
         CHECK(maps.find(lib) == std::string::npos);
     }
