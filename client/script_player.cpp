@@ -14,6 +14,7 @@ using workloads::SegmentKind;
 namespace {
 
 constexpr int64_t wait_step_ns = 20'000'000;  // how often waits poll the window, the stop flag and heartbeats
+constexpr int64_t max_lag_periods = 4;        // how far behind its timetable a frame cap catches up
 
 // Seconds from t0 on the steady clock, saturating (a duration of 2500000 h is 9e18 ns).
 int64_t at(int64_t t0, double s) {
@@ -101,10 +102,12 @@ private:
         r.stretch = stretch_;
         r.mode = static_cast<uint16_t>(ui_.mode());
         if (period_ns_ > 0) {
-            // The cap's timetable: one deadline every period from the stretch's first frame.
-            // A frame later than a whole period restarts it rather than bursting to catch up.
+            // The cap's timetable: one deadline every period from the stretch's first frame, so
+            // sleep overshoot never accumulates. A frame up to max_lag_periods late is caught up
+            // (a scheduling hiccup does not cost frames); a longer stall restarts the timetable
+            // rather than bursting to make up for it.
             deadline_ = prev_begin_ >= 0 ? deadline_ + period_ns_ : r.t_begin_ns + period_ns_;
-            if (deadline_ <= r.t_begin_ns) deadline_ = r.t_begin_ns + period_ns_;
+            if (deadline_ + max_lag_periods * period_ns_ <= r.t_begin_ns) deadline_ = r.t_begin_ns + period_ns_;
         }
         const uint64_t seq = log_.begin(r, input_ns);
         const Submitted s = sink_.submit(ui_.params(o_.aspect), seq);

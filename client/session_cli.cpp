@@ -70,12 +70,21 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
     cmd->add_option("--workload,-w", opts->workload, "Built-in profile name or a profile .toml file")
         ->capture_default_str();
     cmd->add_option("--duration,-d", *duration, "How long to run, e.g. 30s, 2m (default: the profile's)");
-    cmd->add_option("--width", opts->width, "Render width in pixels, 16..8192 (default: the profile's)")
-        ->check(CLI::Range(16u, 8192u));
-    cmd->add_option("--height", opts->height, "Render height in pixels, 16..8192 (default: the profile's)")
-        ->check(CLI::Range(16u, 8192u));
-    cmd->add_option("--msaa", opts->msaa, "Samples per pixel: 1, 4 or 8 (default: the profile's)")
-        ->check(CLI::IsMember({1u, 4u, 8u}));
+    // 0 is refused, not taken as "the profile's" (it used to fall back without a word).
+    const CLI::Validator pixels(
+        [](std::string& v) {
+            unsigned n = 0;
+            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            bool ok = ec == std::errc() && p == v.data() + v.size() && n >= 16 && n <= 8192;
+            return ok ? std::string() : "expected 16..8192 pixels, got " + v;
+        },
+        "16..8192");
+    const CLI::Validator samples(
+        [](std::string& v) { return v == "1" || v == "4" || v == "8" ? std::string() : "expected 1, 4 or 8, got " + v; },
+        "1, 4 or 8");
+    cmd->add_option("--width", opts->width, "Render width in pixels (default: the profile's)")->check(pixels);
+    cmd->add_option("--height", opts->height, "Render height in pixels (default: the profile's)")->check(pixels);
+    cmd->add_option("--msaa", opts->msaa, "Samples per pixel (default: the profile's)")->check(samples);
     cmd->add_option("--device", opts->device,
                     "Vulkan device index or part of its name (default: first discrete GPU, else integrated, else CPU)");
     cmd->add_option("--seed", *seed, "Scene seed, 0..18446744073709551615 (default: the profile's)");

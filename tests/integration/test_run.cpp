@@ -17,6 +17,7 @@
 #include <xxhash.h>
 
 #include "common/file_hash.h"
+#include "common/wire_protocol.h"
 #include "store/store_reader.h"
 #include "tests/support/process.h"
 
@@ -182,7 +183,7 @@ TEST_CASE("garbage and an oversized frame on the socket close only that connecti
     }));
     CHECK(send_raw(sock, "GET / HTTP/1.1\r\n\r\nthis is not the seatmark protocol"));
     // A valid header announcing a 64 MiB FRAMES payload.
-    std::string huge = {'\x53', '\x4d', '\x01', '\x02', '\x00', '\x00', '\x00', '\x04'};
+    std::string huge = {'\x53', '\x4d', char(wire::version), '\x02', '\x00', '\x00', '\x00', '\x04'};
     CHECK(send_raw(sock, huge));
     auto r = run.wait(240);
     INFO(r.out << r.err);
