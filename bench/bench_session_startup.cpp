@@ -20,6 +20,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <system_error>
+#include <utility>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,7 +33,7 @@ namespace {
 struct Sample {
     double startup_ms = -1;  // spawn -> first frame begins
     double rss_mib = 0;      // peak resident set (ru_maxrss)
-    size_t libraries = 0;    // distinct shared objects mapped while running
+    size_t libraries = 0;    // shared objects mapped at most while it ran as its final executable (after any exec)
     bool heavy = false;      // maps libmpi, libEGL, libOpenGL, libglfw or libsqlite3
 };
 
@@ -62,13 +64,17 @@ Sample measure(std::vector<std::string> argv, const std::string& csv) {
         _exit(127);
     }
     Sample s;
-    std::set<std::string> libs;
-    for (int i = 0; i < 400; ++i) {  // sample the maps while it runs (up to 2 s)
+    std::vector<std::pair<std::string, std::set<std::string>>> looks;  // (executable, libraries)
+    for (int i = 0; i < 300; ++i) {  // look at the maps while it runs (about 1.5 s)
         usleep(5000);
+        std::error_code ec;
+        auto exe = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
         auto now = mapped_libraries(pid);
-        libs.insert(now.begin(), now.end());
-        if (libs.count("libvulkan.so.1") && i > 100) break;
+        if (!ec && !now.empty()) looks.emplace_back(exe.string(), std::move(now));
     }
+    std::set<std::string> libs;
+    for (const auto& [exe, l] : looks)
+        if (exe == looks.back().first && l.size() > libs.size()) libs = l;
     int status = 0;
     rusage ru{};
     wait4(pid, &status, 0, &ru);
