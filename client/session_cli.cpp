@@ -106,8 +106,9 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
                     "timeline (tests and orchestrator benchmarks)");
     cmd->add_option("--synthetic-cpu-ms", opts->synthetic_cpu_ms,
                     "Like --synthetic-fps, but each frame busy-spends this much CPU time (ms, on the session's own "
-                    "thread clock); with N such sessions on K cores a session reaches about 1000 K / (N x MS) FPS, "
-                    "so a run's true knee is known in advance. Combine with --synthetic-fps to cap the rate");
+                    "thread clock): a session reaches at most 1000 / MS FPS, and N such sessions on K cores about "
+                    "1000 K / (N x MS) each once N > K, so a run's true knee is known in advance. Combine with "
+                    "--synthetic-fps to cap the rate");
     const std::string& me = invoked_as;
     cmd->footer(
         "Examples:\n"

@@ -265,13 +265,28 @@ TEST_CASE("--window presents to a real X window under Xvfb") {
     posix_spawn_file_actions_destroy(&fa);
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
 
-    auto r = run_process(seatmark_argv({"session", "--workload", "ci-tiny", "--duration", "2s", "--window", "--validate"}),
+    TempDir dir;
+    auto r = run_process(seatmark_argv({"session", "--workload", "ci-tiny", "--duration", "2s", "--window", "--validate",
+                                        "--out", dir.file("frames.csv")}),
                          120, {"DISPLAY=" + display});
     kill(xvfb, SIGTERM);
     waitpid(xvfb, nullptr, 0);
     INFO(all_output(r));
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("validation 0 messages") != std::string::npos);
+    // With a window a frame is presented when vkQueuePresentKHR returns, after its submit:
+    // cpu time (begin -> submit returned) ends before it, and intervals are present to present.
+    Csv csv = read_csv(dir.file("frames.csv"));
+    REQUIRE(csv.rows.size() > 10);
+    size_t begin = csv.col("t_begin_ns"), present = csv.col("t_present_ns"), cpu = csv.col("cpu_ns"),
+           iv = csv.col("interval_ns"), stretch = csv.col("stretch");
+    for (size_t i = 0; i < csv.rows.size(); ++i) {
+        const auto& row = csv.rows[i];
+        long long b = std::stoll(row[begin]), p = std::stoll(row[present]), c = std::stoll(row[cpu]);
+        CHECK(p >= b + c);
+        if (i > 0 && csv.rows[i - 1][stretch] == row[stretch])
+            CHECK(std::stoll(row[iv]) == p - std::stoll(csv.rows[i - 1][present]));
+    }
 }
 
 TEST_CASE("--window without a display is a clear error") {
