@@ -238,6 +238,7 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     if (stopped_in_setup(result)) return result;
     Renderer renderer(device, model ? SceneInput(*model) : SceneInput(assembly), rs);
     tick(telemetry);
+    if (stopped_in_setup(result)) return result;  // before the warm-up frame, which may take seconds
     if (presenter) renderer.set_present_hook(presenter.get());
     const float aspect = float(rs.width) / float(rs.height);
 
