@@ -4,7 +4,8 @@
 // Two measurements in one run, each against the same scene with the harness off:
 //  1. whole-process CPU per frame, harness on vs. off (same frames, same view
 //     path, lavapipe or GPU driver threads included), as a ratio;
-//  2. the harness's own per-frame work timed alone (no Vulkan), as a share of
+//  2. the harness's own per-frame work timed alone: the real script player on the
+//     synthetic sink (no Vulkan), as a share of
 //     the harness-off CPU per frame.
 // Goal (issue 2): under 2 %.
 #include <algorithm>
@@ -16,7 +17,10 @@
 
 #include "client/frame_log.h"
 #include "client/interaction.h"
+#include "client/script_player.h"
 #include "client/session.h"
+#include "client/synthetic_sink.h"
+#include "workloads/profile.h"
 #include "common/clock.h"
 #include "common/cpu_time.h"
 #include "workloads/assembly.h"
@@ -52,37 +56,28 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-// The per-frame work of the harness without any Vulkan call: input clock,
-// interaction state, frame parameters, frame log begin/cpu/complete.
-double harness_alone_seconds_per_frame(uint64_t frames) {
+// The per-frame work of the harness without any Vulkan call: the real script player
+// (timeline, input clock, interaction state, frame parameters, frame log) driving the
+// synthetic sink with no CPU spent per frame, uncapped, on this thread.
+double harness_alone_seconds_per_frame(const std::string& profile_path) {
+    auto prof = workloads::load_profile(profile_path);
     workloads::AssemblySpec spec;
-    spec.seed = 1;
-    spec.triangle_budget = 10000;
+    spec.seed = prof.scene.seed;
+    spec.triangle_budget = prof.scene.triangles;
     auto assembly = workloads::generate_assembly(spec);
-    client::Interaction ui(assembly, workloads::DisplayMode::shaded_edges, 1);
-    workloads::Segment seg;
-    seg.kind = workloads::SegmentKind::orbit;
-    seg.rate = 30;
-    ui.begin_segment(seg, 0);
-    uint64_t sink = 0;
-    client::FrameLog log([&](const FrameRecord& r) { sink += r.seq; });
-    int64_t t = now_ns();
-    client::InputClock input{t, t + int64_t(1e12), 8'000'000, t};
+    client::Interaction ui(assembly, prof.render.mode, prof.scene.seed);
+    uint64_t sink_sum = 0;
+    client::SyntheticSink sink(0);
+    client::FrameLog log([&](const FrameRecord& r) { sink_sum += r.seq; }, !sink.presents());
+    client::PlayOptions po;
+    po.duration_s = 2;
+    po.cap_hz = 0;
     double c0 = thread_cpu_seconds();
-    for (uint64_t i = 0; i < frames; ++i) {
-        FrameRecord r;
-        r.t_begin_ns = now_ns();
-        int64_t ev = input.take(r.t_begin_ns + int64_t(i) * 4'000'000);
-        ui.at(double(i) * 0.004);
-        client::FrameParams p = ui.params(4.0f / 3.0f);
-        sink += static_cast<uint64_t>(p.view_proj[0][0] * 1000);
-        uint64_t seq = log.begin(r, ev);
-        log.set_cpu(seq, now_ns() - r.t_begin_ns);
-        log.complete({seq, now_ns(), 1000});
-    }
+    client::play_script(prof, ui, sink, log, po);
     double c = thread_cpu_seconds() - c0;
-    if (sink == 42) std::puts("");  // keep the work observable
-    return c / double(frames);
+    auto frames = log.take();
+    if (sink_sum == 42) std::puts("");  // keep the work observable
+    return frames.empty() ? 0 : c / double(frames.size());
 }
 
 }  // namespace
@@ -113,7 +108,7 @@ int main(int argc, char** argv) {
                     static_cast<unsigned long long>(frames), on_per_frame.back() * 1e6, off_per_frame.back() * 1e6);
     }
     double on = median(on_per_frame), off = median(off_per_frame);
-    double alone = harness_alone_seconds_per_frame(200000);
+    double alone = harness_alone_seconds_per_frame(profile);
     std::printf("\nbench_session_overhead on %s (320x240, 10k triangles, uncapped)\n", device.c_str());
     std::printf("  process CPU per frame, harness on   %8.1f us (median of %d)\n", on * 1e6, repeats);
     std::printf("  process CPU per frame, harness off  %8.1f us (same frames, same scene)\n", off * 1e6);
