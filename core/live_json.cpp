@@ -45,6 +45,8 @@ const json& member(const json& j, const char* key) {
 
 }  // namespace
 
+std::string json_text(const json& j, int indent) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
+
 json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 LiveHistoryPoint history_point(const LiveState& s) {
@@ -82,17 +84,60 @@ void LiveHistory::add(const LiveHistoryPoint& p) {
     spacing_s_ *= 2;
 }
 
-json event_json(const LiveEvent& e) {
-    return {{"id", e.id}, {"t_unix_ns", e.t_unix_ns}, {"kind", e.kind}, {"data", e.data}};
+const char* event_kind(const RunEvent& e) {
+    struct Kind {
+        const char* operator()(const StepBeginEvent&) const { return "step-begin"; }
+        const char* operator()(const StepVerdictEvent&) const { return "step-verdict"; }
+        const char* operator()(const SessionEndEvent&) const { return "session-end"; }
+        const char* operator()(const RunEndEvent&) const { return "run-end"; }
+    };
+    return std::visit(Kind{}, e);
 }
 
-LiveEvent event_from_json(const json& j) {
+json event_data_json(const RunEvent& e) {
+    struct Data {
+        json operator()(const StepBeginEvent& x) const {
+            return {{"step", x.step}, {"steps", x.steps}, {"sessions", x.sessions}};
+        }
+        json operator()(const StepVerdictEvent& x) const {
+            return {{"step", x.step},
+                    {"sessions", x.sessions},
+                    {"pass", x.pass},
+                    {"fps_median", number_or_null(x.fps_median)},
+                    {"p95_worst_ms", number_or_null(x.p95_worst_ms)},
+                    {"reason", x.reason}};
+        }
+        json operator()(const SessionEndEvent& x) const {
+            return {{"session", x.session}, {"reason", x.reason}, {"failure", x.failure}, {"detail", x.detail}};
+        }
+        json operator()(const RunEndEvent& x) const { return {{"status", x.status}, {"db", x.db}}; }
+    };
+    return std::visit(Data{}, e);
+}
+
+json event_json(const LiveEvent& e) {
+    return {{"id", e.id}, {"t_unix_ns", e.t_unix_ns}, {"kind", e.kind()}, {"data", event_data_json(e.data)}};
+}
+
+std::optional<LiveEvent> event_from_json(const json& j) {
+    if (!j.is_object()) return std::nullopt;
     LiveEvent e;
     e.id = integer<uint64_t>(j, "id");
     e.t_unix_ns = integer<int64_t>(j, "t_unix_ns");
-    e.kind = text(j, "kind");
-    auto it = j.find("data");
-    e.data = it != j.end() ? *it : json::object();
+    std::string kind = text(j, "kind");
+    const json& d = member(j, "data");
+    auto u32 = [&](const char* k) { return integer<uint32_t>(d, k); };
+    if (kind == "step-begin")
+        e.data = StepBeginEvent{u32("step"), u32("steps"), u32("sessions")};
+    else if (kind == "step-verdict")
+        e.data = StepVerdictEvent{u32("step"),           u32("sessions"),          flag(d, "pass", false),
+                                  num(d, "fps_median", nan), num(d, "p95_worst_ms", nan), text(d, "reason")};
+    else if (kind == "session-end")
+        e.data = SessionEndEvent{u32("session"), text(d, "reason"), flag(d, "failure", false), text(d, "detail")};
+    else if (kind == "run-end")
+        e.data = RunEndEvent{text(d, "status"), text(d, "db")};
+    else
+        return std::nullopt;
     return e;
 }
 

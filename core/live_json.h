@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,8 @@ struct Plan;
 struct LiveEvent {
     uint64_t id = 0;             // 1, 2, ... in order of arrival
     int64_t t_unix_ns = 0;       // wall clock when the orchestrator reported it
-    std::string kind;            // step-begin, step-verdict, session-end, run-end, ...
-    nlohmann::json data;         // the object the run controller sent
+    RunEvent data;               // what the run controller reported
+    const char* kind() const { return event_kind(data); }
 };
 
 // Run-wide figures once a second, for the p95/FPS and resource plots.
@@ -59,7 +60,9 @@ nlohmann::json state_json(const LiveState& s, int64_t mono_start_ns, const std::
 LiveState state_from_json(const nlohmann::json& j);
 
 nlohmann::json event_json(const LiveEvent& e);
-LiveEvent event_from_json(const nlohmann::json& j);
+nlohmann::json event_data_json(const RunEvent& e);  // the "data" member alone
+// nullopt for a kind this version does not know (a newer server) or what is not an event.
+std::optional<LiveEvent> event_from_json(const nlohmann::json& j);
 
 nlohmann::json frames_json(uint32_t session, uint64_t since, const std::vector<LiveFrame>& frames, size_t max);
 std::vector<LiveFrame> frames_from_json(const nlohmann::json& j);
@@ -69,6 +72,10 @@ std::vector<LiveHistoryPoint> history_from_json(const nlohmann::json& j);
 
 // The plan facts a viewer needs: the step targets, settle and window, the default SLA.
 nlohmann::json plan_json(const Plan& p);
+
+// JSON text for the API. Strings that are not valid UTF-8 (a query the client sent,
+// a name from a process) get U+FFFD in place of bad bytes instead of an exception.
+std::string json_text(const nlohmann::json& j, int indent = -1);
 
 // A number for JSON: NaN and infinities become null.
 nlohmann::json number_or_null(double v);

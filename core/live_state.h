@@ -5,6 +5,7 @@
 // data, no behaviour (core/: the monitor must not link the orchestrator).
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace seatmark::core {
@@ -61,5 +62,38 @@ struct LiveFrame {
     int64_t t_begin_ns = 0;
     double interval_ms = 0;  // NaN for a stretch's first frame
 };
+
+// What the run reports as it happens (docs/live-api.md, GET /api/v1/events).
+// Typed from the run controller to the API's JSON edge and back in the monitor.
+struct StepBeginEvent {
+    uint32_t step = 0;      // 1-based
+    uint32_t steps = 0;     // in the plan
+    uint32_t sessions = 0;  // the step's target
+};
+
+struct StepVerdictEvent {
+    uint32_t step = 0;  // 1-based
+    uint32_t sessions = 0;
+    bool pass = false;
+    double fps_median = 0, p95_worst_ms = 0;  // NaN when not measured
+    std::string reason;                       // the first reason it failed, "" when it passed
+};
+
+struct SessionEndEvent {
+    uint32_t session = 0;
+    std::string reason;    // as LiveSession::state: ok, crash, hang, ...
+    bool failure = false;  // it failed its step
+    std::string detail;
+};
+
+struct RunEndEvent {
+    std::string status;  // finished, aborted
+    std::string db;
+};
+
+using RunEvent = std::variant<StepBeginEvent, StepVerdictEvent, SessionEndEvent, RunEndEvent>;
+
+// The event's name on the wire: step-begin, step-verdict, session-end, run-end.
+const char* event_kind(const RunEvent& e);
 
 }  // namespace seatmark::core

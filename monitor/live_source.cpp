@@ -95,11 +95,11 @@ void LiveApiSource::poll(const HttpUrl& u) {
     // Events: the state carries the recent ones; keep each once.
     if (auto it = sj.find("events"); it != sj.end() && it->is_array())
         for (const auto& ej : *it) {
-            auto e = core::event_from_json(ej);
-            if (e.id <= last_event_id_) continue;
-            last_event_id_ = e.id;
-            work_.events.push_back(describe_event(e, state.started_unix_ns));
-            if (e.kind == "run-end") run_ended_ = true;
+            auto e = core::event_from_json(ej);  // nullopt: a kind this monitor does not know
+            if (!e || e->id <= last_event_id_) continue;
+            last_event_id_ = e->id;
+            work_.events.push_back(describe_event(*e, state.started_unix_ns));
+            if (std::holds_alternative<core::RunEndEvent>(e->data)) run_ended_ = true;
         }
     if (work_.events.size() > max_events_kept)
         work_.events.erase(work_.events.begin(), work_.events.begin() + long(work_.events.size() - max_events_kept));

@@ -33,36 +33,28 @@ bool is_failure_state(const std::string& s) {
 }
 
 EventLine describe_event(const core::LiveEvent& e, int64_t run_started_unix_ns) {
+    using namespace core;
     EventLine l;
     l.id = e.id;
-    l.kind = e.kind;
+    l.kind = e.kind();
     l.t_s = run_started_unix_ns > 0 ? double(e.t_unix_ns - run_started_unix_ns) * 1e-9 : 0;
-    const auto& d = e.data;
-    auto num = [&](const char* k) { return d.contains(k) && d[k].is_number() ? d[k].get<double>() : NAN; };
-    auto str = [&](const char* k) { return d.contains(k) && d[k].is_string() ? d[k].get<std::string>() : std::string(); };
     char buf[512];
-    if (e.kind == "step-begin") {
-        std::snprintf(buf, sizeof buf, "step %.0f of %.0f begins: %.0f session%s", num("step"), num("steps"),
-                      num("sessions"), num("sessions") == 1 ? "" : "s");
-    } else if (e.kind == "step-verdict") {
-        bool pass = d.value("pass", false);
-        l.bad = !pass;
-        std::string reason = str("reason");
-        std::snprintf(buf, sizeof buf, "step %.0f (%.0f sessions): %s, FPS median %.1f, worst p95 %.1f ms%s%s",
-                      num("step"), num("sessions"), pass ? "PASS" : "FAIL", num("fps_median"), num("p95_worst_ms"),
-                      reason.empty() ? "" : ": ", reason.c_str());
-    } else if (e.kind == "session-end") {
-        std::string reason = str("reason"), detail = str("detail");
-        l.bad = d.value("failure", false) || is_failure_state(reason);
-        std::snprintf(buf, sizeof buf, "session %.0f ended: %s%s%s", num("session"), reason.c_str(),
-                      detail.empty() ? "" : " - ", detail.c_str());
-    } else if (e.kind == "run-end") {
-        std::string status = str("status");
-        l.bad = status != "finished";
-        std::snprintf(buf, sizeof buf, "run %s", status.c_str());
+    if (auto* b = std::get_if<StepBeginEvent>(&e.data)) {
+        std::snprintf(buf, sizeof buf, "step %u of %u begins: %u session%s", b->step, b->steps, b->sessions,
+                      b->sessions == 1 ? "" : "s");
+    } else if (auto* v = std::get_if<StepVerdictEvent>(&e.data)) {
+        l.bad = !v->pass;
+        std::snprintf(buf, sizeof buf, "step %u (%u sessions): %s, FPS median %.1f, worst p95 %.1f ms%s%s", v->step,
+                      v->sessions, v->pass ? "PASS" : "FAIL", v->fps_median, v->p95_worst_ms,
+                      v->reason.empty() ? "" : ": ", v->reason.c_str());
+    } else if (auto* s = std::get_if<SessionEndEvent>(&e.data)) {
+        l.bad = s->failure || is_failure_state(s->reason);
+        std::snprintf(buf, sizeof buf, "session %u ended: %s%s%s", s->session, s->reason.c_str(),
+                      s->detail.empty() ? "" : " - ", s->detail.c_str());
     } else {
-        std::snprintf(buf, sizeof buf, "%s", d.dump().c_str());
-        l.bad = e.kind.find("fail") != std::string::npos || e.kind.find("crash") != std::string::npos;
+        const auto& r = std::get<RunEndEvent>(e.data);
+        l.bad = r.status != "finished";
+        std::snprintf(buf, sizeof buf, "run %s", r.status.c_str());
     }
     l.text = buf;
     return l;

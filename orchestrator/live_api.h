@@ -6,34 +6,29 @@
 //   GET /api/v1/history   run-wide figures once a second since the start (?since=SECONDS)
 //   GET /api/v1/events    server-sent events (step-begin, step-verdict, session-end, run-end)
 //   GET /metrics          Prometheus text exposition format
-// Requests are size-limited (8 KiB of headers, no body), time-limited (10 s to send
-// a request), GET/HEAD only; nothing a request says starts a process or names a file.
+// This wires the parts: listen_address.h (--listen), live_http.h (connections and
+// their limits), live_routes.h (the answers), live_events.h (the event stream).
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "orchestrator/listen_address.h"
 #include "orchestrator/live_observer.h"
 
 namespace seatmark::orchestrator {
-
-constexpr const char* default_listen = "127.0.0.1:7878";
-
-struct ListenAddress {
-    std::string host;     // an IP address literal ("localhost" reads as 127.0.0.1)
-    uint16_t port = 0;    // 0: any free port
-    bool loopback = true;
-};
-
-// Parses HOST:PORT ("127.0.0.1:7878", "[::1]:0", "localhost:7878", "0.0.0.0:7878").
-// Throws InputError naming what was expected.
-ListenAddress parse_listen(const std::string& text);
 
 struct LiveApiOptions {
     std::string listen = default_listen;
     std::string token;          // when set, every request needs "Authorization: Bearer TOKEN"
     bool port_fallback = true;  // a taken port: try the next few, then any free one
-    double request_timeout_s = 10;  // to send one whole request (slowloris) or take one reply
-    std::string plan_json;          // plan_json(plan) as text, served in the state ("" : null)
+    double request_timeout_s = 10;  // to take one reply, and between requests on a kept-alive connection
+    std::string plan_json;          // core::plan_json(plan) as text, served in the state ("" : null)
+    // From connecting to a whole first request (before the token is seen): idle and slow
+    // connections are closed after this, so they cannot hold the API's room.
+    double header_timeout_s = 2;
+    size_t max_pending = 64;           // connections that have not yet sent an authorized request
+    size_t max_pending_per_peer = 16;  //   ... from one address
+    size_t max_trusted = 64;           // connections that have (a reserve the others cannot take)
 };
 
 class LiveApi : public LiveObserver {
@@ -51,10 +46,14 @@ public:
     const std::string& note() const;
 
     void started(boost::asio::io_context& io, LiveSource& source) override;
-    void event(const std::string& kind, const std::string& json) override;
+    void event(const core::RunEvent& e) override;
     // Sends what subscribers still have queued, then closes every connection:
     // the run's event loop stops right after, and with it the API.
     void finished() override;
+
+    // Connections held now that have / have not sent an authorized request (tests).
+    size_t trusted_connections() const;
+    size_t pending_connections() const;
 
     struct Impl;
 

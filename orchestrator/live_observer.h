@@ -30,8 +30,7 @@ class LiveObserver {
 public:
     virtual ~LiveObserver() = default;
     virtual void started(boost::asio::io_context& io, LiveSource& source) = 0;
-    // kind: step-begin, step-verdict, session-end, session-failure, run-end; json: one JSON object.
-    virtual void event(const std::string& kind, const std::string& json) = 0;
+    virtual void event(const core::RunEvent& e) = 0;
     virtual void finished() = 0;
 };
 

@@ -97,8 +97,8 @@ public:
     std::vector<core::LiveFrame> live_frames(uint32_t session, uint64_t since, size_t max) override;
 
 private:
-    void live_event(const std::string& kind, const nlohmann::json& j) {
-        if (opts_.live) opts_.live->event(kind, j.dump());
+    void live_event(const core::RunEvent& e) {
+        if (opts_.live) opts_.live->event(e);
     }
     // ---- setup and teardown
     void open_store();
@@ -111,7 +111,7 @@ private:
     // ---- events
     bool on_hello(const wire::Hello& h, pid_t peer);
     void on_message(uint32_t id, wire::Message&& m);
-    void on_closed(int64_t id, const std::string& error, bool saw_bye);
+    void on_closed(int64_t id, const ConnectionEnd& end);
     void on_exit(uint32_t id, ExitStatus st);
     void on_signal(int sig);
     void on_tick();
@@ -276,7 +276,7 @@ void Controller::start_server() {
     TelemetryServer::Callbacks cb;
     cb.hello = [this](const wire::Hello& h, pid_t peer) { return on_hello(h, peer); };
     cb.message = [this](uint32_t id, wire::Message&& m) { on_message(id, std::move(m)); };
-    cb.closed = [this](int64_t id, const std::string& e, bool bye) { on_closed(id, e, bye); };
+    cb.closed = [this](int64_t id, const ConnectionEnd& e) { on_closed(id, e); };
     server_ = std::make_unique<TelemetryServer>(io_, sock_dir_ + "/telemetry.sock", std::move(cb));
 }
 
@@ -339,7 +339,7 @@ void Controller::begin_step(size_t k) {
                            std::to_string(target) + " sessions"});
     phase_ = Phase::starting;
     phase_end_ns_ = step_start_ns_ + int64_t(startup_timeout_s * 1e9);
-    live_event("step-begin", {{"step", k + 1}, {"steps", plan_.steps.size()}, {"sessions", target}});
+    live_event(core::StepBeginEvent{uint32_t(k + 1), uint32_t(plan_.steps.size()), target});
 }
 
 uint32_t Controller::alive_count() const {
@@ -438,12 +438,8 @@ void Controller::end_step() {
                        "step " + std::to_string(step_ + 1) + " (" + std::to_string(target) + " sessions): " +
                            (o.verdict.pass ? "pass" : "fail: " + o.verdict.reasons.front())});
     out_.step_done(o, plan_.steps.size());
-    live_event("step-verdict", {{"step", step_ + 1},
-                                {"sessions", target},
-                                {"pass", o.verdict.pass},
-                                {"fps_median", o.verdict.fps_median},
-                                {"p95_worst_ms", o.verdict.p95_worst_ms},
-                                {"reason", o.verdict.reasons.empty() ? "" : o.verdict.reasons.front()}});
+    live_event(core::StepVerdictEvent{uint32_t(step_ + 1), target, o.verdict.pass, o.verdict.fps_median,
+                                o.verdict.p95_worst_ms, o.verdict.reasons.empty() ? "" : o.verdict.reasons.front()});
     bool stop = (!o.verdict.pass && plan_.stop == core::StopRule::first_failure) || step_ + 1 >= plan_.steps.size();
     if (stop)
         stop_everything(store::RunStatus::finished);
@@ -504,7 +500,8 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
     }
 }
 
-void Controller::on_closed(int64_t id, const std::string& error, bool saw_bye) {
+void Controller::on_closed(int64_t id, const ConnectionEnd& end) {
+    const std::string& error = end.detail;
     if (id < 0) {
         // A connection that never became a session: garbage, a stranger, a bad HELLO.
         store_->add_event({now_ns(), std::nullopt, "connection-rejected", error.empty() ? "closed before HELLO" : error});
@@ -514,10 +511,10 @@ void Controller::on_closed(int64_t id, const std::string& error, bool saw_bye) {
     if (it == sessions_.end()) return;
     Session& s = it->second;
     s.connection_closed = true;
-    s.saw_bye = s.saw_bye || saw_bye;
+    s.saw_bye = s.saw_bye || end.saw_bye;
     if (!error.empty()) {
         store_->add_event({now_ns(), static_cast<int>(id), "telemetry-closed", error});
-        if (error.rfind("protocol error", 0) == 0 && s.alive()) fail_session(s, SessionEnd::protocol, error, SIGKILL);
+        if (end.reason == CloseReason::protocol && s.alive()) fail_session(s, SessionEnd::protocol, error, SIGKILL);
     }
     if (s.exited) finalize(s);
 }
@@ -585,10 +582,7 @@ void Controller::finalize(Session& s) {
     store_->add_event({r.ended_ns, r.id, "session-end",
                        std::string(store::to_string(r.reason)) + (s.exited ? ", " + describe(s.exit) : "")});
     out_.session_ended(s.id, std::string(store::to_string(r.reason)), r.detail);
-    live_event("session-end", {{"session", s.id},
-                               {"reason", std::string(store::to_string(r.reason))},
-                               {"failure", step_failures_.count(s.id) > 0},
-                               {"detail", r.detail}});
+    live_event(core::SessionEndEvent{s.id, std::string(store::to_string(r.reason)), step_failures_.count(s.id) > 0, r.detail});
     maybe_done();
 }
 
@@ -614,7 +608,7 @@ void Controller::maybe_done() {
     phase_ = Phase::done;
     store_->end_run(final_status_);
     store_->finish();
-    live_event("run-end", {{"status", std::string(store::to_string(final_status_))}, {"db", db_path_}});
+    live_event(core::RunEndEvent{std::string(store::to_string(final_status_)), db_path_});
     if (opts_.live) opts_.live->finished();
     server_->close();
     tick_.cancel();

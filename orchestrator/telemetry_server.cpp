@@ -34,7 +34,10 @@ private:
         socket_.async_read_some(asio::buffer(buf_), [self](boost::system::error_code ec, size_t n) {
             if (!*self->alive_) return;
             if (ec) {
-                self->end(ec == asio::error::eof || ec == asio::error::connection_reset ? "" : ec.message());
+                if (ec == asio::error::eof || ec == asio::error::connection_reset)
+                    self->end(CloseReason::clean, "");
+                else
+                    self->end(CloseReason::io_error, ec.message());
                 return;
             }
             self->decoder_.feed(self->buf_.data(), n);
@@ -43,7 +46,7 @@ private:
                 auto st = self->decoder_.next(m);
                 if (st == wire::DecodeStatus::need_more) break;
                 if (st == wire::DecodeStatus::error) {
-                    self->end("protocol error: " + self->decoder_.error());
+                    self->end(CloseReason::protocol, "protocol error: " + self->decoder_.error());
                     return;
                 }
                 if (!self->dispatch(std::move(m))) return;
@@ -57,11 +60,11 @@ private:
         if (session_id_ < 0) {
             auto* hello = std::get_if<wire::Hello>(&m);
             if (!hello) {
-                end("protocol error: " + std::string(wire::to_string(type_of(m))) + " before HELLO");
+                end(CloseReason::protocol, "protocol error: " + std::string(wire::to_string(type_of(m))) + " before HELLO");
                 return false;
             }
             if (!cb_.hello || !cb_.hello(*hello, peer_pid_)) {
-                end("HELLO for session " + std::to_string(hello->session_id) + " from pid " +
+                end(CloseReason::not_a_session, "HELLO for session " + std::to_string(hello->session_id) + " from pid " +
                     std::to_string(peer_pid_) + " does not match a session this run started");
                 return false;
             }
@@ -69,7 +72,7 @@ private:
             return true;
         }
         if (std::holds_alternative<wire::Hello>(m)) {
-            end("protocol error: a second HELLO");
+            end(CloseReason::protocol, "protocol error: a second HELLO");
             return false;
         }
         if (std::holds_alternative<wire::Bye>(m)) saw_bye_ = true;
@@ -81,12 +84,12 @@ private:
         return static_cast<wire::MessageType>(m.index() + 1);
     }
 
-    void end(const std::string& error) {
+    void end(CloseReason reason, const std::string& detail) {
         if (ended_) return;
         ended_ = true;
         boost::system::error_code ignored;
         socket_.close(ignored);
-        if (cb_.closed) cb_.closed(session_id_, error, saw_bye_);
+        if (cb_.closed) cb_.closed(session_id_, {reason, detail, saw_bye_});
     }
 
     stream::socket socket_;
@@ -133,7 +136,8 @@ void TelemetryServer::accept() {
         }
         // Out of file descriptors (EMFILE) and the like: the pending connection stays queued, so
         // accepting again at once would spin the event loop. Say it once, retry in 100 ms.
-        if (!accept_failing_ && cb_.closed) cb_.closed(-1, "cannot accept a session's connection: " + ec.message(), false);
+        if (!accept_failing_ && cb_.closed)
+            cb_.closed(-1, {CloseReason::accept_failed, "cannot accept a session's connection: " + ec.message(), false});
         accept_failing_ = true;
         auto retry = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(100));
         retry->async_wait([this, retry, alive](boost::system::error_code) {

@@ -22,6 +22,22 @@
 
 namespace seatmark::orchestrator {
 
+// Why a telemetry connection ended: the run controller acts on the reason, the
+// detail is for people (events, logs).
+enum class CloseReason {
+    clean,          // EOF, after BYE or without
+    io_error,       // the socket failed
+    protocol,       // undecodable bytes, a message before HELLO, a second HELLO
+    not_a_session,  // a well-formed HELLO this run did not expect from that peer
+    accept_failed,  // the server could not accept (out of descriptors, ...); session_id is -1
+};
+
+struct ConnectionEnd {
+    CloseReason reason = CloseReason::clean;
+    std::string detail;  // "" for a clean end
+    bool saw_bye = false;
+};
+
 class TelemetryServer {
 public:
     struct Callbacks {
@@ -30,8 +46,7 @@ public:
         // Every later message of an accepted connection.
         std::function<void(uint32_t session_id, wire::Message&& msg)> message;
         // The connection ended. session_id is -1 when it never said an accepted HELLO.
-        // `error` is empty for a clean end (EOF after BYE or without), else why it was closed.
-        std::function<void(int64_t session_id, const std::string& error, bool saw_bye)> closed;
+        std::function<void(int64_t session_id, const ConnectionEnd& end)> closed;
     };
 
     TelemetryServer(boost::asio::io_context& io, const std::string& socket_path, Callbacks cb);

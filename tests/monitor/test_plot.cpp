@@ -68,14 +68,12 @@ TEST_CASE("step bands from the history, with verdicts") {
 TEST_CASE("events read as one line each, failures marked") {
     core::LiveEvent e;
     e.t_unix_ns = 5'000'000'000;
-    e.kind = "session-end";
-    e.data = {{"session", 3}, {"reason", "crash"}, {"failure", true}, {"detail", "signal 11"}};
+    e.data = core::SessionEndEvent{3, "crash", true, "signal 11"};
     auto l = describe_event(e, 2'000'000'000);
     CHECK(l.bad);
     CHECK(l.t_s == doctest::Approx(3));
     CHECK(l.text == "session 3 ended: crash - signal 11");
-    e.kind = "step-verdict";
-    e.data = {{"step", 2}, {"sessions", 4}, {"pass", true}, {"fps_median", 58.2}, {"p95_worst_ms", 19.5}};
+    e.data = core::StepVerdictEvent{2, 4, true, 58.2, 19.5, ""};
     l = describe_event(e, 0);
     CHECK_FALSE(l.bad);
     CHECK(l.text.find("step 2 (4 sessions): PASS") == 0);

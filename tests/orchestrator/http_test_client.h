@@ -219,4 +219,60 @@ inline const PromSample* find_sample(const std::vector<PromSample>& v, const std
     return nullptr;
 }
 
+// A TCP connection to 127.0.0.1:port from the loopback address `from` (any of
+// 127.0.0.0/8 is this host, so tests can play several peers). -1 on failure.
+inline int tcp_connect(uint16_t port, const char* from = "127.0.0.1") {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    inet_pton(AF_INET, from, &local.sin_addr);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0 ||
+        connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// The server closed (or reset) this connection: a read says EOF or an error now.
+inline bool closed_by_server(int fd) {
+    char c;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+// One request on an open connection, its reply read up to the end of the body
+// (Content-Length) or until the server closes; keeps the connection.
+inline HttpReply request_on(int fd, const std::string& request, double timeout_s = 10) {
+    size_t off = 0;
+    while (off < request.size()) {
+        ssize_t n = send(fd, request.data() + off, request.size() - off, MSG_NOSIGNAL);
+        if (n <= 0) return {};
+        off += size_t(n);
+    }
+    timeval tv{};
+    tv.tv_usec = 200'000;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    std::string out;
+    char buf[4096];
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(int64_t(timeout_s * 1000));
+    while (std::chrono::steady_clock::now() < end) {
+        auto head = out.find("\r\n\r\n");
+        if (head != std::string::npos) {
+            HttpReply r = parse_reply(out);
+            auto it = r.headers.find("content-length");
+            if (it != r.headers.end() && r.body.size() >= size_t(std::atoll(it->second.c_str()))) return r;
+        }
+        ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) break;
+        if (n > 0) out.append(buf, size_t(n));
+    }
+    return parse_reply(out);
+}
+
 }  // namespace seatmark::test

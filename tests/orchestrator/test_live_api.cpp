@@ -16,7 +16,9 @@
 #include "common/errors.h"
 #include "orchestrator/live_api.h"
 #include "core/live_json.h"
+#include "orchestrator/live_routes.h"
 #include "tests/orchestrator/http_test_client.h"
+#include "tests/support/process.h"
 
 using namespace seatmark;
 using namespace seatmark::orchestrator;
@@ -88,10 +90,10 @@ struct Served {
         });
         thread.join();
     }
-    void event(const std::string& kind, const std::string& json) {
+    void event(const core::RunEvent& e) {
         std::promise<void> done;
         boost::asio::post(io, [&] {
-            api->event(kind, json);
+            api->event(e);
             done.set_value();
         });
         done.get_future().wait();
@@ -198,6 +200,17 @@ TEST_CASE("oversized, malformed and body-carrying requests are rejected") {
     CHECK(http_get(s.port(), "/api/v1/state").status == 200);
 }
 
+TEST_CASE("bytes that are not UTF-8 in a request get a 400, and the API goes on (found by fuzz/fuzz_http_request)") {
+    Served s;
+    // The error names the unknown parameter: its JSON must not throw out of the run's event loop.
+    auto r = parse_reply(http_exchange(s.port(), "GET /api/v1/state?\xC1\xC1=1 HTTP/1.1\r\nHost: x\r\n\r\n"));
+    CHECK(r.status == 400);
+    CHECK(r.body.find("unknown parameter") != std::string::npos);
+    CHECK(nlohmann::json::parse(r.body)["status"] == 400);
+    CHECK(parse_reply(http_exchange(s.port(), "GET /api/v1/frames?session=\xFF HTTP/1.1\r\nHost: x\r\n\r\n")).status == 400);
+    CHECK(http_get(s.port(), "/api/v1/state").status == 200);
+}
+
 TEST_CASE("a client that sends its request slowly is cut off (slowloris)") {
     LiveApiOptions o;
     o.request_timeout_s = 1;
@@ -229,6 +242,103 @@ TEST_CASE("with a token, every request needs the bearer header") {
     CHECK(http_get(s.port(), "/api/v1/state", "Authorization: Bearer s3cret-token\r\n").status == 200);
 }
 
+TEST_CASE("the bearer scheme is case-insensitive, the token is not") {
+    LiveApiOptions o;
+    o.token = "s3cret-token";
+    Served s(o);
+    for (const char* scheme : {"bearer", "BEARER", "bEaReR"})
+        CHECK_MESSAGE(http_get(s.port(), "/api/v1/state", std::string("Authorization: ") + scheme + " s3cret-token\r\n").status == 200, scheme);
+    CHECK(http_get(s.port(), "/api/v1/state", "Authorization: Bearer   s3cret-token\r\n").status == 200);
+    CHECK(http_get(s.port(), "/api/v1/state", "Authorization: bearer S3CRET-TOKEN\r\n").status == 401);
+    CHECK(http_get(s.port(), "/api/v1/state", "Authorization: Basic s3cret-token\r\n").status == 401);
+    CHECK(http_get(s.port(), "/api/v1/state", "Authorization: Bearers3cret-token\r\n").status == 401);
+    CHECK(http_get(s.port(), "/api/v1/state", "Authorization: s3cret-token\r\n").status == 401);
+    CHECK(http_get(s.port(), "/api/v1/state", "Authorization: Bearer\r\n").status == 401);
+    CHECK(bearer_matches("Bearer tok", "tok"));
+    CHECK(bearer_matches("bearer\ttok", "tok"));
+    CHECK_FALSE(bearer_matches("bearer tok", ""));  // no token configured never matches
+    CHECK_FALSE(bearer_matches("bearer tok ok", "tok"));
+    CHECK_FALSE(bearer_matches("bearez tok", "tok"));
+}
+
+namespace {
+
+// Connections held open from the test that never send a byte.
+struct IdleFlood {
+    IdleFlood(uint16_t port, size_t n, const char* from = "127.0.0.1") {
+        for (size_t i = 0; i < n; ++i)
+            if (int fd = tcp_connect(port, from); fd >= 0) fds.push_back(fd);
+    }
+    ~IdleFlood() {
+        for (int fd : fds) close(fd);
+    }
+    size_t closed() const {
+        size_t n = 0;
+        for (int fd : fds) n += closed_by_server(fd);
+        return n;
+    }
+    std::vector<int> fds;
+};
+
+const std::string auth_header = "Authorization: Bearer s3cret-token\r\n";
+
+}  // namespace
+
+TEST_CASE("idle connections cannot lock out the API: with 300 held open, an authenticated client gets through") {
+    LiveApiOptions o;
+    o.token = "s3cret-token";
+    o.header_timeout_s = 60;  // longer than the test: what lets the client in is the budget, not the deadline
+    Served s(o);
+    // An authenticated keep-alive connection made before the flood keeps its place.
+    int kept = tcp_connect(s.port());
+    REQUIRE(kept >= 0);
+    const std::string keep_alive = "GET /api/v1/state HTTP/1.1\r\nHost: x\r\n" + auth_header + "\r\n";
+    CHECK(request_on(kept, keep_alive).status == 200);
+    // Another peer's idle connection (127.0.0.2 is this host too) is not crowded out by one peer's flood.
+    int neighbour = tcp_connect(s.port(), "127.0.0.2");
+    REQUIRE(neighbour >= 0);
+
+    IdleFlood flood(s.port(), 300);
+    REQUIRE(flood.fds.size() == 300);
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = http_get(s.port(), "/api/v1/state", auth_header);
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(r.status == 200);
+    CHECK(took < 5);  // sanity: well inside the 60 s deadline the idle ones still have
+    CHECK(request_on(kept, keep_alive).status == 200);
+    CHECK(request_on(neighbour, "GET /api/v1/state HTTP/1.1\r\nHost: x\r\n" + auth_header + "\r\n").status == 200);
+    // The flood holds at most its peer's budget; the rest were closed by the server.
+    REQUIRE(wait_until(10, [&] { return flood.closed() >= 300 - o.max_pending_per_peer; }));
+    std::promise<size_t> pending;
+    boost::asio::post(s.io, [&] { pending.set_value(s.api->pending_connections()); });
+    CHECK(pending.get_future().get() <= o.max_pending);
+    close(kept);
+    close(neighbour);
+}
+
+TEST_CASE("a connection that sends nothing is closed after the header deadline, before its token is read") {
+    LiveApiOptions o;
+    o.token = "s3cret-token";
+    o.header_timeout_s = 0.5;
+    Served s(o);
+    int fd = tcp_connect(s.port());
+    REQUIRE(fd >= 0);
+    auto t0 = std::chrono::steady_clock::now();
+    REQUIRE(wait_until(10, [&] { return closed_by_server(fd); }));
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(took >= 0.4);
+    CHECK(took < 5);
+    close(fd);
+    // An authenticated keep-alive connection then has the longer request timeout between requests.
+    int kept = tcp_connect(s.port());
+    REQUIRE(kept >= 0);
+    CHECK(request_on(kept, "GET /api/v1/state HTTP/1.1\r\nHost: x\r\n" + auth_header + "\r\n").status == 200);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    CHECK_FALSE(closed_by_server(kept));
+    CHECK(request_on(kept, "GET /metrics HTTP/1.1\r\nHost: x\r\n" + auth_header + "\r\n").status == 200);
+    close(kept);
+}
+
 TEST_CASE("--listen: loopback by default, non-loopback needs a token, taken ports fall back") {
     CHECK_THROWS_AS(LiveApi({"0.0.0.0:0", ""}), InputError);
     try {
@@ -254,14 +364,14 @@ TEST_CASE("--listen: loopback by default, non-loopback needs a token, taken port
 
 TEST_CASE("GET /api/v1/events streams events, with a backlog for late subscribers") {
     Served s;
-    s.event("step-begin", R"({"step":1,"steps":3,"sessions":1})");
-    s.event("step-verdict", R"({"step":1,"sessions":1,"pass":true})");
+    s.event(core::StepBeginEvent{1, 3, 1});
+    s.event(core::StepVerdictEvent{1, 1, true, NAN, NAN, ""});
     // A late subscriber gets both, then a new one as it happens, then the end.
     std::string got;
     std::thread reader([&] { got = http_exchange(s.port(), "GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n", 5); });
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    s.event("session-end", R"({"session":1,"reason":"crash","failure":true})");
-    s.event("run-end", R"({"status":"finished"})");
+    s.event(core::SessionEndEvent{1, "crash", true, ""});
+    s.event(core::RunEndEvent{"finished", ""});
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     boost::asio::post(s.io, [&] { s.api->finished(); });  // closes the stream
     reader.join();
@@ -280,7 +390,7 @@ TEST_CASE("GET /api/v1/events streams events, with a backlog for late subscriber
 
 TEST_CASE("Last-Event-ID resumes after the events a subscriber already has") {
     Served s;
-    for (int i = 0; i < 3; ++i) s.event("step-begin", R"({"step":1})");
+    for (int i = 0; i < 3; ++i) s.event(core::StepBeginEvent{1});
     std::string got;
     std::thread reader([&] {
         got = http_exchange(s.port(), "GET /api/v1/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 2\r\n\r\n", 1.5);
@@ -296,7 +406,7 @@ TEST_CASE("Last-Event-ID resumes after the events a subscriber already has") {
 
 TEST_CASE("GET /metrics is Prometheus text with seatmark_* families") {
     Served s;
-    s.event("step-verdict", R"({"step":1})");
+    s.event(core::StepVerdictEvent{1});
     auto r = http_get(s.port(), "/metrics");
     REQUIRE(r.status == 200);
     CHECK(r.headers["content-type"].find("text/plain; version=0.0.4") == 0);

@@ -70,10 +70,11 @@ TEST_CASE("out of file descriptors, the telemetry server says so once, does not 
         hellos += h.session_id == 7;
         return true;
     };
-    cb.closed = [&](int64_t id, const std::string& e, bool) {
-        if (id < 0 && e.find("cannot accept") != std::string::npos) {
+    cb.closed = [&](int64_t id, const orchestrator::ConnectionEnd& e) {
+        if (id < 0 && e.reason == orchestrator::CloseReason::accept_failed) {
+            CHECK(e.detail.find("cannot accept") != std::string::npos);
             ++accept_errors;
-            error = e;
+            error = e.detail;
         }
     };
     orchestrator::TelemetryServer server(io, t.file("telemetry.sock"), cb);
