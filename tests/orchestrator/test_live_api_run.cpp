@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -54,6 +55,7 @@ TEST_CASE("a real run's live API: state, frames, events and metrics agree with i
     nlohmann::json last;
     std::string metrics;
     bool frames_ok = false;
+    nlohmann::json frames_answer;
     wait_until(60, [&] {
         auto r = http_get(port, "/api/v1/state", auth);
         if (r.status != 200) return !run.running();
@@ -65,6 +67,7 @@ TEST_CASE("a real run's live API: state, frames, events and metrics agree with i
             auto j = nlohmann::json::parse(f.body);
             frames_ok = f.status == 200 && j["count"].get<int>() > 0 && j["count"].get<int>() <= 50 &&
                         j["seq"].size() == j["interval_ms"].size();
+            if (frames_ok) frames_answer = j;
         }
         if (metrics.empty() && max_step_seen == 2) metrics = http_get(port, "/metrics", auth).body;
         return false;
@@ -115,6 +118,78 @@ TEST_CASE("a real run's live API: state, frames, events and metrics agree with i
     size_t verdicts_in_state = last["verdict"]["steps"].size();
     CHECK(verdicts_in_state >= 1);  // the last poll may precede the final verdict
     for (const auto& v : last["verdict"]["steps"]) CHECK(judged.count(v["step"].get<int>() - 1));
+
+    // Values, not shapes: what the API said is what the database holds.
+    auto steps = db.steps();
+    auto step_row = [&](int idx) -> const store::StepRow* {
+        for (const auto& st : steps)
+            if (st.idx == idx && st.verdict) return &st;
+        return nullptr;
+    };
+    for (const auto& v : last["verdict"]["steps"]) {
+        const auto* st = step_row(v["step"].get<int>() - 1);
+        REQUIRE(st);
+        CHECK(v["pass"].get<bool>() == (*st->verdict == "pass"));
+        CHECK(v["sessions"].get<int>() == st->target_sessions);
+    }
+    auto session_row = [&](int id) -> const store::SessionRow* {
+        for (const auto& r : rows)
+            if (r.id == id) return &r;
+        return nullptr;
+    };
+    for (const auto& x : last["sessions"]) {
+        const auto* r = session_row(x["id"].get<int>());
+        REQUIRE(r);
+        CHECK(x["profile"] == r->profile);
+        CHECK(x["pid"].get<int64_t>() == r->pid);
+        if (!x["device"].get<std::string>().empty()) CHECK(x["device"] == r->device.device_name);
+        CHECK(x["frames"].get<int64_t>() <= r->frames_received);  // the state was taken before the end
+    }
+    CHECK(last["frames"]["stored"].get<uint64_t>() <= db.frame_count());
+    // The frames the API served are the stored frames: same sequence numbers, begin times and intervals.
+    REQUIRE(frames_answer.is_object());
+    auto stored = db.frames(0);
+    std::map<uint64_t, FrameRecord> by_seq;
+    for (const auto& f : stored) by_seq[f.seq] = f;
+    for (size_t i = 0; i < frames_answer["seq"].size(); ++i) {
+        uint64_t q = frames_answer["seq"][i].get<uint64_t>();
+        REQUIRE(by_seq.count(q));
+        CHECK(frames_answer["t_begin_ns"][i].get<int64_t>() == by_seq[q].t_begin_ns);
+        const auto& ms = frames_answer["interval_ms"][i];
+        if (by_seq[q].interval_ns < 0)
+            CHECK(ms.is_null());
+        else
+            CHECK(ms.get<double>() == doctest::Approx(double(by_seq[q].interval_ns) * 1e-6).epsilon(1e-9));
+    }
+    // Each event's data against the rows it describes.
+    std::vector<nlohmann::json> events;
+    for (size_t p = stream.find("\ndata: "); p != std::string::npos; p = stream.find("\ndata: ", p + 1))
+        events.push_back(nlohmann::json::parse(stream.substr(p + 7, stream.find('\n', p + 7) - p - 7)));
+    size_t verdicts = 0, ends = 0, run_ends = 0;
+    for (const auto& e : events) {
+        const auto& d = e["data"];
+        if (e["kind"] == "step-verdict") {
+            ++verdicts;
+            const auto* st = step_row(d["step"].get<int>() - 1);
+            REQUIRE(st);
+            CHECK(d["pass"].get<bool>() == (*st->verdict == "pass"));
+            CHECK(d["sessions"].get<int>() == st->target_sessions);
+        } else if (e["kind"] == "session-end") {
+            ++ends;
+            const auto* r = session_row(d["session"].get<int>());
+            REQUIRE(r);
+            CHECK(d["reason"] == std::string(store::to_string(r->end_reason)));
+            CHECK(d["detail"] == r->detail);
+        } else if (e["kind"] == "run-end") {
+            ++run_ends;
+            CHECK(d["status"] == std::string(store::to_string(db.run().status)));
+            CHECK(d["db"] == dir.file("run.db"));
+        }
+    }
+    CHECK(verdicts == 2);
+    CHECK(ends == rows.size());
+    CHECK(run_ends == 1);
+    CHECK(db.run().status == store::RunStatus::finished);
 }
 
 TEST_CASE("seatmark run refuses a non-loopback --listen without --token, before anything starts") {
