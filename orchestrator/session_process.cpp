@@ -50,8 +50,8 @@ struct OwnProcessGroupNoInheritance {
 }  // namespace
 
 struct SessionProcess::Impl {
-    Impl(boost::asio::io_context& io, const std::string& exe, const std::vector<std::string>& args, FILE* log)
-        : proc(io.get_executor(), exe, args, bp::process_stdio{nullptr, log, log}, OwnProcessGroupNoInheritance{}) {}
+    Impl(boost::asio::io_context& io, const std::string& exe, const std::vector<std::string>& args, int in, FILE* log)
+        : proc(io.get_executor(), exe, args, bp::process_stdio{in, log, log}, OwnProcessGroupNoInheritance{}) {}
     bp::process proc;
     pid_t pid = 0;
 };
@@ -60,13 +60,21 @@ SessionProcess::SessionProcess(boost::asio::io_context& io, const std::string& e
                                const std::vector<std::string>& args, const std::string& log_path) {
     FILE* log = std::fopen(log_path.c_str(), "we");  // e: O_CLOEXEC (the child gets it as stdout/stderr)
     if (!log) throw std::runtime_error("cannot create session log " + log_path + ": " + std::strerror(errno));
+    // stdin is /dev/null, opened here close-on-exec (Boost's own `nullptr` binding opens it without).
+    int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+        std::fclose(log);
+        throw std::runtime_error(std::string("cannot open /dev/null: ") + std::strerror(errno));
+    }
     try {
-        impl_ = std::make_unique<Impl>(io, exe, args, log);
+        impl_ = std::make_unique<Impl>(io, exe, args, in, log);
     } catch (const std::exception& e) {
         std::fclose(log);
+        ::close(in);
         throw std::runtime_error("cannot start " + exe + ": " + e.what());
     }
-    std::fclose(log);  // the child holds its own descriptor
+    std::fclose(log);  // the child holds its own descriptors
+    ::close(in);
     impl_->pid = impl_->proc.id();
 }
 

@@ -39,6 +39,14 @@ std::map<int, std::string> descriptors(int pid) {
     return out;
 }
 
+// True when the descriptor is close-on-exec (O_CLOEXEC in /proc/PID/fdinfo/FD's octal flags).
+bool cloexec(int pid, int fd) {
+    std::string info = read_file("/proc/" + std::to_string(pid) + "/fdinfo/" + std::to_string(fd));
+    auto at = info.find("flags:");
+    if (at == std::string::npos) return false;
+    return (std::stoul(info.substr(at + 6), nullptr, 8) & 02000000) != 0;
+}
+
 int session_pid(const std::string& db) {
     try {
         store::StoreReader r(db);
@@ -102,6 +110,15 @@ TEST_CASE("an orchestrated session maps no MPI, GL, GLFW or SQLite library and i
             if (same) inherited.push_back(std::to_string(fd) + " " + what + " = orchestrator's " + std::to_string(ofd));
             ++compared;
         }
+    // Every descriptor the orchestrator opened is close-on-exec itself, not only marked in the
+    // child: all but those it inherited from this test process (same number, same target).
+    auto ours = descriptors(getpid());
+    std::vector<std::string> not_cloexec;
+    for (const auto& [fd, what] : orchestrator_fds) {
+        auto it = ours.find(fd);
+        if (it != ours.end() && it->second == what) continue;
+        if (!cloexec(run.pid(), fd)) not_cloexec.push_back(std::to_string(fd) + " " + what);
+    }
     run.signal(SIGINT);
     auto r = run.wait(120);
     INFO(r.out << r.err);
@@ -111,6 +128,7 @@ TEST_CASE("an orchestrated session maps no MPI, GL, GLFW or SQLite library and i
     CHECK(kcmp_errors.empty());
     CHECK(compared > 0);
     for (const auto& i : inherited) FAIL_CHECK("inherited descriptor " << i);
+    for (const auto& n : not_cloexec) FAIL_CHECK("orchestrator descriptor without close-on-exec: " << n);
     for (const auto& [fd, what] : session_fds) CHECK(what.find("run.db") == std::string::npos);
     // (Mesa's Vulkan drivers map libX11-xcb for their own window-system support; that is the driver's.)
     for (const char* lib : {"libmpi", "libopen-rte", "libopen-pal", "libEGL", "libOpenGL", "libGLX", "libGL.so",
