@@ -18,7 +18,7 @@ TEST_CASE("Vulkan faults map to distinct exit codes") {
           "vkQueueSubmit failed: VK_ERROR_DEVICE_LOST");
 }
 
-TEST_CASE("input clock: the first frame after an event shows it; later events wait for the next frame") {
+TEST_CASE("input clock: the first frame after an event shows it, later events wait for the next frame") {
     // Events at 1000, 1010, 1020, ... up to 1100 (exclusive).
     InputClock c{1000, 1100, 10, 1000};
     CHECK(c.take(999) == -1);   // before the segment: nothing to show

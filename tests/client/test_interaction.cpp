@@ -81,7 +81,7 @@ TEST_CASE("zoom and pan stay bounded however long a script loops") {
     }
 }
 
-TEST_CASE("section sweeps show section mode only while they run; selections pick real parts") {
+TEST_CASE("section sweeps show section mode only while they run, selections pick real parts") {
     auto a = small_assembly();
     Interaction x(a, DisplayMode::shaded_edges, 7);
     x.begin_segment(seg(SegmentKind::section_sweep, 0.5), 0);

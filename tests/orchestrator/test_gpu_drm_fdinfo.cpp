@@ -126,7 +126,7 @@ TEST_CASE("amdgpu: a dup'd fd counts once, two clients add up, busy from engine 
     CHECK(u1.engine_busy_pct.at("dec") == doctest::Approx(2.0));  // first printed at t1: counted from 0
 }
 
-TEST_CASE("i915: busy per engine over its capacity; the busiest engine is the share") {
+TEST_CASE("i915: busy per engine over its capacity, the busiest engine is the share") {
     DrmUsageTracker tr;
     tr.update({reading(7, "i915/t0", {5, 6})}, t0);
     auto u = tr.update({reading(7, "i915/t1", {5, 6})}, t1).at(7);

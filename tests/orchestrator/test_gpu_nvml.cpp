@@ -220,7 +220,7 @@ TEST_CASE("NVML library missing or not NVML") {
     CHECK(nvml_library_name() == "libnvidia-ml.so.1");
 }
 
-TEST_CASE("several NVIDIA devices: host aggregate rows and gpuN_ rows; util over 100 dropped") {
+TEST_CASE("several NVIDIA devices: host aggregate rows and gpuN_ rows, util over 100 dropped") {
     FakeNvml fake("device name=\"Fake A\" util=150 mem_total=1000 mem_used=500 power_mw=100000 temp=50 reasons=1\n"
                   "device name=\"Fake B\" util=40 mem_total=3000 mem_used=1000 power_mw=50000 temp=70 reasons=4\n");
     NvmlOpen n = open_nvml();

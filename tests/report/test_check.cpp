@@ -107,7 +107,7 @@ p95_ms = [30.0, "-inf", 0.1, "ms"]
     CHECK(j.failure_elements == 2);
 }
 
-TEST_CASE("an exact-host reference replaces the '*' one; other hosts' references do not apply") {
+TEST_CASE("an exact-host reference replaces the '*' one, other hosts' references do not apply") {
     Golden g;
     test::write_file(g.dir.file("refs.toml"), R"(
 [[reference]]
@@ -203,4 +203,19 @@ TEST_CASE("check and compare on a truncated database exit 2 with a clear message
     r = test::run_process(test::seatmark_argv({"compare", g.db, g.dir.file("cut.db")}));
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("cut.db") != std::string::npos);
+}
+
+TEST_CASE("check --junit that cannot be written: exit 2 before reading (missing folder), 7 when the write fails") {
+    Golden g;
+    const std::string example = std::string(SEATMARK_SOURCE_DIR) + "/report/examples/references.toml";
+    auto r = test::run_process(test::seatmark_argv({"check", g.db, "-r", example, "--junit", g.dir.file("no/x.xml")}));
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 2);  // not 1, the code of a failed check
+    CHECK(r.err.find("--junit " + g.dir.file("no/x.xml")) != std::string::npos);
+    CHECK(r.out.find("PASS") == std::string::npos);  // refused before the check ran
+
+    auto full = test::run_process(test::seatmark_argv({"check", g.db, "-r", example, "--junit", "/dev/full"}));
+    INFO(full.out << full.err);
+    CHECK(full.exit_code == 7);
+    CHECK(full.err.find("/dev/full: cannot write") != std::string::npos);
 }

@@ -118,7 +118,7 @@ TEST_CASE("a destination directory that does not exist is an error naming the te
     CHECK(d.error().find("No such file or directory") != std::string::npos);
 }
 
-TEST_CASE("stale temporary files of dead processes are removed; a live writer's and other files are kept") {
+TEST_CASE("stale temporary files of dead processes are removed, a live writer's and other files are kept") {
     TempDir t;
     pid_t child = fork();
     if (child == 0) _exit(0);

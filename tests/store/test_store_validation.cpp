@@ -12,6 +12,7 @@
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "tests/support/process.h"
+#include "tests/support/skip.h"
 
 using namespace seatmark;
 using namespace seatmark::store;
@@ -161,13 +162,15 @@ TEST_CASE("store: writer says why it cannot create the file") {
     err = writer_error(dir.file("plain/run.db"));
     CAPTURE(err);
     CHECK(contains(err, "plain/run.db: cannot create: Not a directory"));
+}
 
-    if (geteuid() != 0) {  // root ignores directory permissions
-        std::string ro = dir.file("ro");
-        REQUIRE(mkdir(ro.c_str(), 0555) == 0);
-        err = writer_error(ro + "/run.db");
-        CAPTURE(err);
-        CHECK(contains(err, "ro/run.db: cannot create: Permission denied"));
-        chmod(ro.c_str(), 0755);
-    }
+TEST_CASE("store: writer says why it cannot create the file in a read-only directory") {
+    if (geteuid() == 0) SEATMARK_SKIP("root ignores directory permissions");
+    test::TempDir dir;
+    std::string ro = dir.file("ro");
+    REQUIRE(mkdir(ro.c_str(), 0555) == 0);
+    std::string err = writer_error(ro + "/run.db");
+    CAPTURE(err);
+    CHECK(contains(err, "ro/run.db: cannot create: Permission denied"));
+    chmod(ro.c_str(), 0755);
 }
