@@ -19,6 +19,8 @@
 
 #include "common/file_hash.h"
 #include "tests/support/process.h"
+#include "tests/support/mount.h"
+#include "tests/support/skip.h"
 
 using namespace seatmark::test;
 namespace fs = std::filesystem;
@@ -200,7 +202,7 @@ TEST_CASE("a second run when every host holds the file rewrites nothing, in size
     }
 }
 
-TEST_CASE("a same-size file with other content is replaced in checksum mode, not in size mode; only those hosts receive") {
+TEST_CASE("a same-size file with other content is replaced in checksum mode, not in size mode, only those hosts receive") {
     TempDir t;
     write_file(t.file("f"), random_bytes(500000, 5));
     REQUIRE(stage(4, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"}).exit_code == 0);
@@ -258,10 +260,17 @@ TEST_CASE("a destination that is the source itself is left alone") {
     TempDir t;
     write_file(t.file("f"), random_bytes(300000, 8));
     auto st = stat_of(t.file("f"));
+    const uint64_t hash = xxh3(t.file("f"));
     auto r = stage(1, {"--source", t.file("f"), "--dest", t.path, "--verify", "checksum"});
     INFO(r.err);
     CHECK(r.exit_code == 0);
-    CHECK(stat_of(t.file("f")).st_ino == st.st_ino);
+    auto after = stat_of(t.file("f"));
+    CHECK(after.st_ino == st.st_ino);  // not replaced
+    CHECK(after.st_size == st.st_size);  // nor truncated or rewritten
+    CHECK(after.st_mtim.tv_sec == st.st_mtim.tv_sec);
+    CHECK(after.st_mtim.tv_nsec == st.st_mtim.tv_nsec);
+    CHECK(xxh3(t.file("f")) == hash);
+    CHECK(no_temp_files(t.path));
 }
 
 TEST_CASE("a full destination fails on that rank only, with no file under the final name") {
@@ -270,8 +279,7 @@ TEST_CASE("a full destination fails on that rank only, with no file under the fi
     fs::create_directories(t.path + "/x/1");
     auto m = run_process({"/bin/mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", t.path + "/x/1"}, 10);
     if (m.exit_code != 0) {
-        MESSAGE("skipped: cannot mount a 1 MiB tmpfs here (" << m.err << ")");
-        return;
+        SEATMARK_SKIP("cannot mount a 1 MiB tmpfs here (" << m.err << ")");
     }
     write_file(t.file("f"), random_bytes(3 << 20, 9));
     auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/x/{rank}"});
@@ -330,7 +338,7 @@ TEST_CASE("a manifest lists the files to stage, and bad flags are input errors")
     CHECK_FALSE(fs::exists(t.path + "/y/a"));
 }
 
-TEST_CASE("a rank killed mid-transfer leaves no partial copy under a final name; the next run cleans up and completes") {
+TEST_CASE("a rank killed mid-transfer leaves no partial copy under a final name, the next run cleans up and completes") {
     TempDir t;
     TransferInProgress tr(t, 3, 21);
     const std::string temp = tr.rank1_temp;
@@ -374,22 +382,6 @@ TEST_CASE("SIGTERM during a transfer removes the temporary file and leaves nothi
     CHECK(no_temp_files(t.path + "/d"));
 }
 
-// Mounts a file system for a test and unmounts it at the end; mounted() false where this machine
-// does not allow mounting (then the test says so and stops).
-struct Mount {
-    Mount(const std::vector<std::string>& mount_argv, std::string where) : dir(std::move(where)) {
-        fs::create_directories(dir);
-        auto m = run_process(mount_argv, 20);
-        ok = m.exit_code == 0;
-        why = m.err;
-    }
-    ~Mount() {
-        if (ok) run_process({"/bin/umount", dir}, 20);
-    }
-    std::string dir, why;
-    bool ok = false;
-};
-
 void check_out_of_space_outcome(const ProcessResult& r, const TempDir& t, const std::string& dest_root) {
     INFO(r.err);
     CHECK(r.exit_code == 1);
@@ -402,14 +394,13 @@ void check_out_of_space_outcome(const ProcessResult& r, const TempDir& t, const 
     CHECK(no_temp_files(dest_root));
 }
 
-TEST_CASE("space taken by another writer after the pre-check fails cleanly; a copy that fit is kept") {
+TEST_CASE("space taken by another writer after the pre-check fails cleanly, a copy that fit is kept") {
     // Two ranks, destinations on one 12 MiB tmpfs, an 8 MiB file: each rank's pre-check sees room,
     // together they do not fit. tmpfs reserves space (fallocate), so the second fails at reservation.
     TempDir t;
     Mount m({"/bin/mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", t.path + "/fs"}, t.path + "/fs");
     if (!m.ok) {
-        MESSAGE("skipped: cannot mount a tmpfs here (" << m.why << ")");
-        return;
+        SEATMARK_SKIP("cannot mount a tmpfs here (" << m.why << ")");
     }
     write_random_file(t.file("f"), 8u << 20, 23);
     auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/fs/{rank}"});
@@ -429,8 +420,7 @@ TEST_CASE("running out of space part-way through a write (no reservation possibl
     REQUIRE_MESSAGE(mk.exit_code == 0, mk.err);
     Mount m({"/bin/mount", "-o", "loop", img, t.path + "/fs"}, t.path + "/fs");
     if (!m.ok) {
-        MESSAGE("skipped: cannot mount a loop file system here (" << m.why << ")");
-        return;
+        SEATMARK_SKIP("cannot mount a loop file system here (" << m.why << ")");
     }
     write_random_file(t.file("f"), 8u << 20, 24);
     auto r = stage(2, {"--source", t.file("f"), "--dest", t.path + "/fs/{rank}", "--chunk", "1M"});
@@ -451,7 +441,7 @@ TEST_CASE("without --quiet rank 0 says what the pre-check found and ends with th
     for (auto phase : {"pre-check", "transfer", "fsync", "post-verify", "total"}) CHECK(r.out.find(phase) != std::string::npos);
 }
 
-TEST_CASE("a source rewritten while it is staged fails the run; no copy mixing two versions appears") {
+TEST_CASE("a source rewritten while it is staged fails the run, no copy mixing two versions appears") {
     TempDir t;
     TransferInProgress tr(t, 2, 26);
     REQUIRE_MESSAGE(!fs::exists(t.path + "/x/1/big.bin"), "the transfer ended first; the file is too small for this machine");
