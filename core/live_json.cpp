@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "core/stats.h"
 #include "core/plan.h"
@@ -21,10 +23,27 @@ double num(const json& j, const char* key, double fallback = 0) {
     return it->is_number() ? it->get<double>() : fallback;
 }
 
+// A whole number that fits T: a peer's 1e300 or -1 is an error, not a wrapped or undefined cast.
+template <class T>
+T whole(const json& v, const char* key) {
+    constexpr auto lo = static_cast<long double>(std::numeric_limits<T>::min());
+    constexpr auto hi = static_cast<long double>(std::numeric_limits<T>::max());
+    long double x = v.is_number_unsigned() ? static_cast<long double>(v.get<uint64_t>())
+                    : v.is_number_integer() ? static_cast<long double>(v.get<int64_t>())
+                                            : static_cast<long double>(v.get<double>());
+    if (!(x >= lo && x <= hi) || x != std::floor(x))
+        throw std::out_of_range(std::string("key '") + key + "': " + v.dump() + " is not a whole number from " +
+                                std::to_string(std::numeric_limits<T>::min()) + " to " +
+                                std::to_string(std::numeric_limits<T>::max()));
+    if (v.is_number_unsigned()) return static_cast<T>(v.get<uint64_t>());
+    if (v.is_number_integer()) return static_cast<T>(v.get<int64_t>());
+    return static_cast<T>(x);
+}
+
 template <class T>
 T integer(const json& j, const char* key, T fallback = 0) {
     auto it = j.find(key);
-    return it != j.end() && it->is_number() ? it->get<T>() : fallback;
+    return it != j.end() && it->is_number() ? whole<T>(*it, key) : fallback;
 }
 
 std::string text(const json& j, const char* key) {
@@ -302,8 +321,8 @@ std::vector<LiveFrame> frames_from_json(const json& j) {
     out.reserve(n);
     for (size_t i = 0; i < n; ++i) {
         LiveFrame f;
-        f.seq = (*seq)[i].is_number() ? (*seq)[i].get<uint64_t>() : 0;
-        f.t_begin_ns = (*t)[i].is_number() ? (*t)[i].get<int64_t>() : 0;
+        f.seq = (*seq)[i].is_number() ? whole<uint64_t>((*seq)[i], "seq") : 0;
+        f.t_begin_ns = (*t)[i].is_number() ? whole<int64_t>((*t)[i], "t_begin_ns") : 0;
         f.interval_ms = (*iv)[i].is_number() ? (*iv)[i].get<double>() : nan;
         out.push_back(f);
     }
@@ -353,17 +372,22 @@ std::vector<LiveHistoryPoint> history_from_json(const json& j) {
         const json* a = col(k);
         return a && i < a->size() && (*a)[i].is_number() ? (*a)[i].get<double>() : nan;
     };
+    // Counts out of uint32_t's range (or NaN) read as 0 rather than an undefined cast.
+    auto count = [&](const char* k, size_t i) -> uint32_t {
+        double v = at(k, i);
+        return v >= 0 && v <= double(std::numeric_limits<uint32_t>::max()) ? static_cast<uint32_t>(v) : 0;
+    };
     for (size_t i = 0; i < t->size(); ++i) {
         LiveHistoryPoint p;
         p.t_s = at("t_s", i);
-        p.step = static_cast<uint32_t>(std::max(0.0, at("step", i)));
-        p.target = static_cast<uint32_t>(std::max(0.0, at("target", i)));
-        p.alive = static_cast<uint32_t>(std::max(0.0, at("alive", i)));
+        p.step = count("step", i);
+        p.target = count("target", i);
+        p.alive = count("alive", i);
         p.fps_median = at("fps_median", i);
         p.fps_min = at("fps_min", i);
         p.p95_median_ms = at("p95_median_ms", i);
         p.p95_worst_ms = at("p95_worst_ms", i);
-        p.sla_failing = static_cast<uint32_t>(std::max(0.0, at("sla_failing", i)));
+        p.sla_failing = count("sla_failing", i);
         p.host_cpu_pct = at("host_cpu_pct", i);
         p.host_mem_used_bytes = at("host_mem_used_bytes", i);
         p.host_mem_total_bytes = at("host_mem_total_bytes", i);

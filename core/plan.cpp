@@ -38,9 +38,9 @@ std::vector<uint32_t> read_steps(TableReader& t) {
         if (!arr || arr->empty()) t.fail("list", "a non-empty array of session counts such as [1, 2, 4, 8]");
         for (const auto& el : *arr) {
             auto v = el.value<int64_t>();
-            if (!el.is_integer() || !v || *v < 1 || *v > 4096)
+            if (!el.is_integer() || !v || *v < 1 || *v > max_step_sessions)
                 throw InputError(toml_util::where(t.source(), el.source()) +
-                                 "key 'steps.list': expected session counts from 1 to 4096, got " +
+                                 "key 'steps.list': expected session counts from 1 to " + std::to_string(max_step_sessions) + ", got " +
                                  toml_util::describe(el));
             if (!steps.empty() && static_cast<uint32_t>(*v) <= steps.back())
                 throw InputError(toml_util::where(t.source(), el.source()) +
@@ -51,9 +51,9 @@ std::vector<uint32_t> read_steps(TableReader& t) {
         if (t.has("start") || t.has("increment") || t.has("max"))
             t.fail_with("list", "give either list or start/increment/max, not both");
     } else {
-        auto start = t.integer("start", IntRange{1, 4096});
-        auto inc = t.integer("increment", IntRange{1, 4096});
-        auto max = t.integer("max", IntRange{1, 4096});
+        auto start = t.integer("start", IntRange{1, max_step_sessions});
+        auto inc = t.integer("increment", IntRange{1, max_step_sessions});
+        auto max = t.integer("max", IntRange{1, max_step_sessions});
         if (!start || !inc || !max)
             t.fail_table("expected either list = [1, 2, 4, ...] or all of start, increment and max");
         if (*max < *start) t.fail("max", ">= start (" + std::to_string(*start) + ")");
@@ -63,6 +63,9 @@ std::vector<uint32_t> read_steps(TableReader& t) {
 }
 
 std::string read_text(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError(path + ": is a folder; give the plan file, e.g. " + path + "/example.toml");
     std::ifstream f(path, std::ios::binary);
     if (!f) throw InputError(path + ": cannot read the plan file; check the path");
     std::stringstream ss;
@@ -129,7 +132,13 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
     p.text = std::string(text);
     p.name = root.required_string("name");
     if (auto run = root.table("run")) {
-        p.db_path = run->string("db").value_or(p.db_path);
+        // Relative to the plan's folder, as its profiles are (not to wherever seatmark is started).
+        if (auto db = run->string("db")) {
+            if (db->empty()) run->fail("db", "a database file name such as \"run.db\"");
+            p.db_path = std::filesystem::path(*db).is_relative()
+                            ? (std::filesystem::path(base_dir) / *db).lexically_normal().string()
+                            : *db;
+        }
         p.device = run->string("device").value_or("");
         p.allow_software = run->boolean("allow_software").value_or(true);
         p.heartbeat_timeout_s = run->duration("heartbeat_timeout", Range::closed(0.5, 3600)).value_or(p.heartbeat_timeout_s);

@@ -21,6 +21,11 @@ struct MixEntry {
 
 enum class StopRule { first_failure, max };
 
+// The most sessions one step may target; steps strictly increase, so also the most steps a plan has.
+// Readers of a run (monitor, report) bound what they are told by these before sizing anything.
+inline constexpr uint32_t max_step_sessions = 4096;
+inline constexpr uint32_t max_plan_steps = max_step_sessions;
+
 // A workload asset the run needs on this host (staged with `seatmark stage`): a path, and
 // optionally the size and XXH3-64 it must have. run.assets entries are "path" or
 // { path = "...", size = 123, xxh3 = "0123456789abcdef" }.

@@ -1,8 +1,11 @@
 #include "monitor/live_source.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 
+#include "monitor/live_bounds.h"
 #include "orchestrator/live_api.h"
 
 namespace seatmark::monitor {
@@ -10,6 +13,17 @@ namespace seatmark::monitor {
 namespace {
 constexpr size_t max_frames_kept = 200'000;  // per selected session (~1 h at 60 FPS)
 constexpr size_t max_events_kept = 2000;
+constexpr size_t max_history_kept = 400'000;  // ~4.6 days at the API's 1 s spacing
+constexpr size_t frames_per_request = 10'000;
+
+// A number the peer sent, checked before it is cast (nlohmann's get<int64_t>() of 1e300 is undefined).
+int64_t int64_member(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) return 0;
+    if (it->is_number_integer() && !it->is_number_unsigned()) return it->get<int64_t>();
+    if (it->is_number_unsigned() && it->get<uint64_t>() <= uint64_t(INT64_MAX)) return int64_t(it->get<uint64_t>());
+    throw std::runtime_error(std::string("live API sent run.") + key + " = " + it->dump() + ", not a 64-bit count of ns");
+}
 }  // namespace
 
 LiveApiSource::LiveApiSource(LiveSourceOptions o) : opts_(std::move(o)) {
@@ -84,14 +98,18 @@ void LiveApiSource::poll(const HttpUrl& u) {
     auto sj = get_json(u, "/api/v1/state");
     if (!sj.contains("schema") || !sj.contains("run")) throw std::runtime_error("not a seatmark live API");
     auto state = core::state_from_json(sj);
-    int64_t mono_start = sj["run"].value("mono_start_ns", int64_t(0));
+    check_live_state(state);
+    int64_t mono_start = sj["run"].is_object() ? int64_member(sj["run"], "mono_start_ns") : 0;
     if (state.started_unix_ns != run_started_unix_ns_) {  // a new run (or the first)
         reset_run();
         run_started_unix_ns_ = state.started_unix_ns;
     }
     mono_start_ns_ = mono_start;
     if (auto p = sj.find("plan"); p != sj.end() && p->is_object() && p->contains("sla") && (*p)["sla"].is_object())
-        work_.sla_p95_ms = (*p)["sla"].value("p95_interval_ms", NAN);
+        if (auto b = (*p)["sla"].find("p95_interval_ms"); b != (*p)["sla"].end() && b->is_number()) {
+            double v = b->get<double>();
+            work_.sla_p95_ms = v > 0 && v <= 1e6 ? v : NAN;  // a bound no frame interval reaches is no line
+        }
     // Events: the state carries the recent ones; keep each once.
     if (auto it = sj.find("events"); it != sj.end() && it->is_array())
         for (const auto& ej : *it) {
@@ -107,11 +125,15 @@ void LiveApiSource::poll(const HttpUrl& u) {
     char q[64];
     std::snprintf(q, sizeof q, "/api/v1/history?since=%.3f", history_since_);
     auto hist = core::history_from_json(get_json(u, q));
+    check_live_history(hist);
     for (const auto& p : hist) {
         if (p.t_s <= history_since_) continue;
         work_.history.push_back(p);
         history_since_ = p.t_s;
     }
+    if (work_.history.size() > max_history_kept)
+        work_.history.erase(work_.history.begin(),
+                            work_.history.begin() + long(work_.history.size() - max_history_kept));
     // The selected session's frames since the last one we have.
     std::optional<uint32_t> want;
     {
@@ -128,13 +150,15 @@ void LiveApiSource::poll(const HttpUrl& u) {
         for (const auto& s : state.sessions) known = known || s.id == *want;
         if (known) {
             auto fj = get_json(u, "/api/v1/frames?session=" + std::to_string(*want) +
-                                      "&since=" + std::to_string(frames_next_) + "&max=10000");
+                                      "&since=" + std::to_string(frames_next_) +
+                                      "&max=" + std::to_string(frames_per_request));
             auto frames = core::frames_from_json(fj);
+            check_live_frames(frames, frames_per_request, mono_start_ns_);
             if (!frames_ || !frames.empty()) {
                 auto next = std::make_shared<FrameSeries>(frames_ ? *frames_ : FrameSeries{});
                 next->session = *want;
                 for (const auto& f : frames) {
-                    next->t_s.push_back(double(f.t_begin_ns - mono_start_ns_) * 1e-9);
+                    next->t_s.push_back((double(f.t_begin_ns) - double(mono_start_ns_)) * 1e-9);
                     next->interval_ms.push_back(static_cast<float>(f.interval_ms));
                     frames_next_ = f.seq + 1;
                 }

@@ -37,7 +37,7 @@ EventLine describe_event(const core::LiveEvent& e, int64_t run_started_unix_ns) 
     EventLine l;
     l.id = e.id;
     l.kind = e.kind();
-    l.t_s = run_started_unix_ns > 0 ? double(e.t_unix_ns - run_started_unix_ns) * 1e-9 : 0;
+    l.t_s = run_started_unix_ns > 0 ? (double(e.t_unix_ns) - double(run_started_unix_ns)) * 1e-9 : 0;
     char buf[512];
     if (auto* b = std::get_if<StepBeginEvent>(&e.data)) {
         std::snprintf(buf, sizeof buf, "step %u of %u begins: %u session%s", b->step, b->steps, b->sessions,

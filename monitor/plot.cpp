@@ -9,6 +9,8 @@ namespace seatmark::monitor {
 
 namespace {
 
+constexpr int max_grid_lines = 200;
+
 double nice_step(double span, int target_ticks) {
     if (span <= 0 || target_ticks <= 0) return 1;
     double raw = span / target_ticks;
@@ -97,7 +99,9 @@ Plot::Plot(const char* id, const char* title, ImVec2 size, XRange& x, double y0,
     // Grid and y labels.
     dl_->PushClipRect(outer0_, outer1_, true);
     double ys = nice_step(y1_ - y0_, std::max(2, int((p1_.y - p0_.y) / 36)));
-    for (double y = std::ceil(y0_ / ys) * ys; y <= y1_ + 1e-9; y += ys) {
+    // At most max_grid_lines each way: with far-off values y += ys can stop moving y.
+    int lines = 0;
+    for (double y = std::ceil(y0_ / ys) * ys; y <= y1_ + 1e-9 && lines < max_grid_lines; y += ys, ++lines) {
         ImVec2 a = px(x_.x0, y);
         dl_->AddLine(ImVec2(p0_.x, a.y), ImVec2(p1_.x, a.y), colour::grid);
         std::string l = value_label(y);
@@ -105,7 +109,8 @@ Plot::Plot(const char* id, const char* title, ImVec2 size, XRange& x, double y0,
         dl_->AddText(ImVec2(p0_.x - ts.x - 6, a.y - ts.y * 0.5f), colour::axis_text, l.c_str());
     }
     double xs = nice_step(x_.x1 - x_.x0, std::max(2, int((p1_.x - p0_.x) / 90)));
-    for (double x = std::ceil(x_.x0 / xs) * xs; x <= x_.x1 + 1e-9; x += xs) {
+    lines = 0;
+    for (double x = std::ceil(x_.x0 / xs) * xs; x <= x_.x1 + 1e-9 && lines < max_grid_lines; x += xs, ++lines) {
         ImVec2 a = px(x, y0_);
         dl_->AddLine(ImVec2(a.x, p0_.y), ImVec2(a.x, p1_.y), colour::grid);
         std::string l = time_label(x, xs);

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -39,6 +41,42 @@ TEST_CASE("the session mix follows its weights in every prefix") {
     CHECK(p.profile_for(0) == "designer-medium");
     // Deterministic.
     CHECK(p.profile_for(5) == p.profile_for(5));
+
+    // Every prefix of every mix, not only the first 8: each profile's count stays within one
+    // session of its weighted share (smooth weighted round robin), here over 3 weights.
+    Plan q = parse_plan("name = \"x\"\n[steps]\nlist = [1]\n[[mix]]\nprofile = \"ci-tiny\"\nweight = 5\n"
+                        "[[mix]]\nprofile = \"viewer-light\"\nweight = 3\n[[mix]]\nprofile = \"designer-medium\"\n",
+                        "mix.toml");
+    for (const Plan* plan : {&p, &q}) {
+        double total = 0;
+        for (const auto& m : plan->mix) total += m.weight;
+        std::map<std::string, int> n;
+        for (uint32_t i = 0; i < 512; ++i) {
+            ++n[plan->profile_for(i)];
+            for (const auto& m : plan->mix) {
+                double share = double(i + 1) * m.weight / total;
+                CAPTURE(i);
+                CAPTURE(m.profile);
+                CHECK(std::abs(n[m.profile] - share) < 1.0);
+            }
+        }
+    }
+}
+
+TEST_CASE("a plan's db is relative to the plan's folder, like its profiles, an absolute one is kept") {
+    test::TempDir dir;
+    std::filesystem::create_directories(dir.file("plans"));
+    test::write_file(dir.file("plans/p.toml"),
+                     "name = \"x\"\n[run]\ndb = \"runs/a.db\"\n[steps]\nlist = [1]\n[[mix]]\nprofile = \"ci-tiny\"\n");
+    CHECK(load_plan(dir.file("plans/p.toml")).db_path == dir.file("plans/runs/a.db"));
+    test::write_file(dir.file("plans/q.toml"),
+                     "name = \"x\"\n[run]\ndb = \"/abs/b.db\"\n[steps]\nlist = [1]\n[[mix]]\nprofile = \"ci-tiny\"\n");
+    CHECK(load_plan(dir.file("plans/q.toml")).db_path == "/abs/b.db");
+    test::write_file(dir.file("plans/e.toml"),
+                     "name = \"x\"\n[run]\ndb = \"\"\n[steps]\nlist = [1]\n[[mix]]\nprofile = \"ci-tiny\"\n");
+    CHECK_THROWS_AS(load_plan(dir.file("plans/e.toml")), InputError);
+    CHECK_THROWS_WITH_AS(load_plan(dir.path), (dir.path + ": is a folder; give the plan file, e.g. " + dir.path +
+                                               "/example.toml").c_str(), InputError);
 }
 
 TEST_CASE("steps from start/increment/max") {

@@ -7,7 +7,9 @@
 #include "common/errors.h"
 #include "monitor/db_source.h"
 #include "tests/monitor/synthetic_db.h"
+#include "tests/support/mount.h"
 #include "tests/support/process.h"
+#include "tests/support/skip.h"
 
 using namespace seatmark;
 using namespace seatmark::monitor;
@@ -98,4 +100,14 @@ TEST_CASE("a file that is not a run database is a clear error") {
     write_file(dir.file("x.db"), "not sqlite at all, just text that is long enough to look like something");
     CHECK_THROWS_AS(DbSource(dir.file("x.db")), InputError);
     CHECK_THROWS_AS(DbSource(dir.file("missing.db")), InputError);
+}
+
+TEST_CASE("a finished run on a read-only mount opens in the monitor") {
+    TempDir dir;
+    Mount m = loop_ext2(dir.file("fs.img"), 16, dir.file("fs"));
+    if (!m.ok) SEATMARK_SKIP("cannot loop-mount a file system here (" << m.why << ")");
+    write_synthetic_db(dir.file("fs/run.db"));
+    REQUIRE(m.remount(true));
+    DbSource src(dir.file("fs/run.db"));
+    CHECK(src.run_seconds() == doctest::Approx(21).epsilon(0.01));
 }

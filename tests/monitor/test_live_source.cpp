@@ -7,10 +7,15 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <thread>
 
 #include "common/clock.h"
+#include "monitor/live_bounds.h"
 #include "monitor/live_source.h"
 #include "orchestrator/live_api.h"
 #include "tests/support/process.h"
@@ -25,7 +30,8 @@ namespace {
 
 class FakeRun : public LiveSource {
 public:
-    explicit FakeRun(int64_t started_unix_ns) : started_(started_unix_ns), t0_(now_ns()) {}
+    explicit FakeRun(int64_t started_unix_ns, size_t steps = 2)
+        : started_(started_unix_ns), steps_(steps), t0_(now_ns()) {}
     LiveState live_state() override {
         LiveState s;
         s.plan = "fake";
@@ -33,7 +39,7 @@ public:
         s.started_unix_ns = started_;
         s.elapsed_s = double(now_ns() - t0_) * 1e-9;
         s.step = 1;
-        s.steps = 2;
+        s.steps = steps_;
         s.target = 2;
         s.alive = 2;
         s.phase = "measuring";
@@ -59,11 +65,14 @@ public:
     }
 
 private:
-    int64_t started_, t0_;
+    int64_t started_;
+    size_t steps_;
+    int64_t t0_;
 };
 
 struct Served {
-    Served(const std::string& listen, int64_t started, const std::string& token = "") : run(started) {
+    Served(const std::string& listen, int64_t started, const std::string& token = "", size_t steps = 2)
+        : run(started, steps) {
         LiveApiOptions o;
         o.listen = listen;
         o.port_fallback = false;
@@ -133,4 +142,82 @@ TEST_CASE("the live source says when the API wants a token, and sends it") {
     o.token = "tok";
     LiveApiSource with_token(o);
     CHECK(wait_until(10, [&] { return with_token.snapshot()->link == Link::live; }));
+}
+
+namespace {
+// Resident memory of this process, from /proc/self/statm (pages).
+double rss_mib() {
+    std::string t = read_file("/proc/self/statm");
+    unsigned long long size = 0, resident = 0;
+    std::sscanf(t.c_str(), "%llu %llu", &size, &resident);
+    return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1 << 20);
+}
+}  // namespace
+
+TEST_CASE("a state document whose step count no plan can have is refused, with memory bounded") {
+    // A real LiveApi answering a real state document, as anything listening on the monitor's
+    // ports could: 10^7 steps once took the monitor to 6 GB, 2^62 hung it.
+    for (size_t steps : {size_t(10'000'000), size_t(1) << 62}) {
+        CAPTURE(steps);
+        double before = rss_mib();
+        Served s("127.0.0.1:0", 1, "", steps);
+        LiveSourceOptions o;
+        o.url = "127.0.0.1:" + std::to_string(s.api->port());
+        o.poll_s = 0.05;
+        LiveApiSource src(o);
+        REQUIRE(wait_until(10, [&] { return !src.snapshot()->link_note.empty(); }));
+        // Let it poll a while: every answer is refused again, nothing accumulates.
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        auto d = src.snapshot();
+        CAPTURE(d->link_note);
+        CHECK(d->link == Link::connecting);
+        CHECK(d->link_note.find("step.count = " + std::to_string(steps)) != std::string::npos);
+        CHECK(d->link_note.find("limit of 4096") != std::string::npos);
+        CHECK(d->state.steps == 0);  // nothing of it adopted
+        CHECK(rss_mib() - before < 64);
+    }
+}
+
+TEST_CASE("a live API that turns hostile mid-run: the last good state stays, the bad one is refused") {
+    auto good = std::make_unique<Served>("127.0.0.1:0", 5);
+    const uint16_t port = good->api->port();
+    LiveSourceOptions o;
+    o.url = "127.0.0.1:" + std::to_string(port);
+    o.poll_s = 0.05;
+    LiveApiSource src(o);
+    REQUIRE(wait_until(10, [&] { return src.snapshot()->link == Link::live; }));
+    good.reset();
+    Served bad("127.0.0.1:" + std::to_string(port), 5, "", 5000);
+    REQUIRE(wait_until(10, [&] { return src.snapshot()->link_note.find("step.count = 5000") != std::string::npos; }));
+    auto d = src.snapshot();
+    CHECK(d->link == Link::lost);
+    CHECK(d->state.steps == 2);
+}
+
+TEST_CASE("live JSON: a number that does not fit its field is an error naming it, not a wrapped cast") {
+    auto error_of = [](const nlohmann::json& j) {
+        try {
+            check_live_state(state_from_json(j));
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(error_of({{"run", {{"started_unix_ns", 1e300}}}}).find("'started_unix_ns'") != std::string::npos);
+    CHECK(error_of({{"step", {{"target", -1}}}}).find("'target': -1 is not a whole number") != std::string::npos);
+    CHECK(error_of({{"step", {{"count", 2}, {"current", 3}}}}).find("step.current = 3") != std::string::npos);
+    CHECK(error_of({{"run", {{"elapsed_s", 1e200}}}}).find("run.elapsed_s") != std::string::npos);
+    CHECK(error_of({{"step", {{"count", 3}, {"current", 1}}}}).empty());
+    // History counts out of range read as 0; times going backwards are refused.
+    nlohmann::json h = {{"points", {{"t_s", {1.0, 2.0}}, {"step", {1e300, -5}}}}};
+    auto hist = history_from_json(h);
+    REQUIRE(hist.size() == 2);
+    CHECK(hist[0].step == 0);
+    CHECK(hist[1].step == 0);
+    hist[1].t_s = 0.5;
+    CHECK_THROWS_AS(check_live_history(hist), std::runtime_error);
+    // More frames than asked for are refused.
+    std::vector<LiveFrame> frames(3);
+    CHECK_THROWS_AS(check_live_frames(frames, 2, 0), std::runtime_error);
+    CHECK_NOTHROW(check_live_frames(frames, 3, 0));
 }
