@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "store/sqlite_handle.h"
+#include "store/store_reader.h"
 
 namespace seatmark::report {
 
@@ -19,7 +20,7 @@ using store::Stmt;
 Db open_reader(const std::string& path) {
     // One connection per thread, used by that thread only: no per-call mutex (NOMUTEX), which
     // otherwise costs more than a tenth of the scan.
-    Db db(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+    Db db = store::open_read_only(path, SQLITE_OPEN_NOMUTEX);
     sqlite3_busy_timeout(db.get(), 5000);
     // Memory-mapped reads avoid a copy per page; the cache holds what the mapping cannot.
     db.exec("PRAGMA mmap_size = 17179869184", "setting up the frame scan");

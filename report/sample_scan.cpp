@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "store/sqlite_handle.h"
+#include "store/store_reader.h"
 
 namespace seatmark::report {
 
@@ -15,7 +16,7 @@ const MetricSeries* SampleSet::get(std::string_view metric, int key) const {
 }
 
 SampleSet read_samples(const std::string& db_path, const std::function<bool(std::string_view)>& wanted) {
-    store::Db db(db_path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+    store::Db db = store::open_read_only(db_path, SQLITE_OPEN_NOMUTEX);
     sqlite3_busy_timeout(db.get(), 5000);
     db.exec("PRAGMA mmap_size = 17179869184", "reading samples");
     // Raw statement: the metric name is looked at in place, not copied, on every row.

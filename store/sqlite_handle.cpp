@@ -9,8 +9,8 @@ std::string error_text(const std::string& path, sqlite3* db, int rc, const char*
     return path + ": " + what + ": " + msg;
 }
 
-Db::Db(const std::string& path, int flags) : path_(path) {
-    int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+Db::Db(const std::string& path, int flags, const std::string& uri) : path_(path) {
+    int rc = sqlite3_open_v2(uri.empty() ? path.c_str() : uri.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         std::string msg = error_text(path, db_, rc, "cannot open");
         sqlite3_close(db_);

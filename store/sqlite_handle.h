@@ -22,7 +22,9 @@ struct StoreError : std::runtime_error {
 class Db {
 public:
     Db() = default;
-    Db(const std::string& path, int flags);  // sqlite3_open_v2; throws StoreError
+    // sqlite3_open_v2; throws StoreError. `uri` (with SQLITE_OPEN_URI), when given, is what is
+    // opened; messages still name `path`.
+    Db(const std::string& path, int flags, const std::string& uri = "");
     ~Db();
     Db(Db&& o) noexcept;
     Db& operator=(Db&& o) noexcept;

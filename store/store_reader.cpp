@@ -1,5 +1,9 @@
 #include "store/store_reader.h"
 
+#include <sys/stat.h>
+
+#include <cstdio>
+
 #include "common/errors.h"
 #include "store/schema.h"
 
@@ -41,15 +45,65 @@ void build_missing_indexes(const std::string& path) {
     }
 }
 
+// "file:" URI of a path, with the characters a URI gives meaning to escaped.
+std::string file_uri(const std::string& path, const char* query) {
+    std::string u = "file:";
+    for (unsigned char c : path) {
+        if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
+            char b[4];
+            std::snprintf(b, sizeof b, "%%%02X", c);
+            u += b;
+        } else {
+            u += char(c);
+        }
+    }
+    return u + "?" + query;
+}
+
+bool nonempty_file(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && st.st_size > 0;
+}
+
 }  // namespace
+
+Db open_read_only(const std::string& path, int extra_flags) {
+    Db db;
+    try {
+        db = Db(path, SQLITE_OPEN_READONLY | extra_flags);
+    } catch (const StoreError& e) {
+        throw InputError(e.what());
+    }
+    try {
+        Stmt(db, "SELECT count(*) FROM sqlite_master").step();
+        return db;
+    } catch (const StoreError& e) {
+        // A WAL database is read through its -shm file, which SQLite creates (or writes) even
+        // for a read-only connection: a 0444 file of another user, a read-only directory or
+        // mount refuses that. A finished run (no writer, no write-ahead log left) cannot
+        // change, so it is read as immutable: no -shm, no locks.
+        if (e.code != SQLITE_READONLY && e.code != SQLITE_CANTOPEN) return db;  // validate_schema names it
+        db = Db();  // closed before the probe descriptor (writer_lock.h)
+        FileHandle probe = open_for_probe(path);
+        if (writer_alive(probe))
+            throw InputError(std::string(e.what()) +
+                             " (its run is still being written; reading it live needs write access "
+                             "to its folder, or wait until the run ends)");
+        if (nonempty_file(path + "-wal"))
+            throw InputError(std::string(e.what()) + " (its writer died leaving " + path +
+                             "-wal, which only a reader with write access can fold in: copy the .db and "
+                             "its -wal file to a writable folder and read the copy)");
+    }
+    try {
+        return Db(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | extra_flags, file_uri(path, "immutable=1"));
+    } catch (const StoreError& e) {
+        throw InputError(e.what());
+    }
+}
 
 StoreReader::StoreReader(const std::string& path) : path_(path), probe_(open_for_probe(path)) {
     auto open_ro = [&] {
-        try {
-            db_ = Db(path_, SQLITE_OPEN_READONLY);
-        } catch (const StoreError& e) {
-            throw InputError(e.what());
-        }
+        db_ = open_read_only(path_);
         validate_schema(db_);
     };
     open_ro();

@@ -24,6 +24,12 @@ struct SampleQuery {
     int64_t t1 = std::numeric_limits<int64_t>::max();
 };
 
+// A read-only connection to a run database, also where SQLite's usual read-only open is refused
+// (read-only mount, another user's 0444 file, read-only folder): a finished run is then opened
+// as immutable. Throws InputError naming the file (and what to do when it cannot be read).
+// `extra_flags` are added to SQLITE_OPEN_READONLY (e.g. SQLITE_OPEN_NOMUTEX).
+Db open_read_only(const std::string& path, int extra_flags = 0);
+
 class StoreReader {
 public:
     // Throws InputError naming the file and what was expected (see validate_schema()).
