@@ -6,6 +6,7 @@
 #include "client/vk_check.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "common/output_file.h"
 
 namespace seatmark::app {
 
@@ -24,7 +25,9 @@ int parse_and_run(CLI::App& app, int argc, char** argv, const std::function<int(
         return ec::bad_input;
     }
     try {
-        return run ? run() : ec::ok;
+        int rc = run ? run() : ec::ok;
+        seatmark::check_stdout();  // `seatmark run --json > /dev/full` is an error, not exit 0
+        return rc;
     } catch (const seatmark::InputError& e) {
         std::fprintf(stderr, "seatmark: error: %s\n", e.what());
         return ec::bad_input;

@@ -4,11 +4,11 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "common/output_file.h"
 #include "report/analysis.h"
 #include "report/check.h"
 #include "report/compare.h"
@@ -40,11 +40,6 @@ AnalyzeOptions progress_options(bool quiet, const std::string& label) {
         *last = pct;
     };
     return o;
-}
-
-void write_file(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f || !(f << text)) throw std::runtime_error(path + ": cannot write");
 }
 
 }  // namespace
@@ -108,15 +103,17 @@ void add_report_commands(CLI::App& app, std::function<int()>& run) {
         "  step = \"max\"        # or a session count, e.g. 8\n"
         "  max_density = { value = 6, lower = 0, upper = \"inf\", unit = \"sessions\" }\n"
         "  p95_ms = [18.0, \"-inf\", 0.10, \"ms\"]   # at most 10 % above 18 ms\n"
-        "Exit codes: 0 every check passed, 1 one or more failed, 2 bad references file or database.");
+        "Exit codes: 0 every check passed, 1 one or more failed, 2 bad references file, database or --junit path,\n"
+        "  7 the JUnit XML could not be written.");
     chk->callback([&run, c] {
         run = [c]() -> int {
             References refs = load_references(c->refs);  // bad references: exit 2 before any reading
+            if (!c->junit.empty()) check_output_path(c->junit, "--junit");
             RunAnalysis a = analyze(c->db, progress_options(c->quiet, "seatmark check"));
             CheckReport rep = run_check(a, refs);
             std::printf("%s", check_table(rep).c_str());
             if (!c->junit.empty()) {
-                write_file(c->junit, junit_xml(rep));
+                write_output_file(c->junit, junit_xml(rep));
                 std::printf("JUnit XML: %s\n", c->junit.c_str());
             }
             return rep.passed() ? exit_code::ok : exit_code::failure;

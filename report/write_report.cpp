@@ -1,26 +1,14 @@
 #include "report/write_report.h"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
+#include "common/output_file.h"
 #include "report/data_export.h"
 #include "report/html.h"
 #include "report/markdown.h"
 
 namespace seatmark::report {
-
-namespace {
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
-    f << text;
-    f.close();
-    if (!f) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
-}
-}  // namespace
 
 std::string default_report_dir(const std::string& db_path) {
     std::filesystem::path p(db_path);
@@ -35,11 +23,11 @@ std::vector<std::string> write_report(const RunAnalysis& a, const std::string& d
     auto path = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
     std::vector<std::string> out = {path("index.html"), path("summary.md"), path("steps.csv"), path("sessions.csv"),
                                     path("report.json")};
-    write_text(out[0], render_html(a));
-    write_text(out[1], render_markdown(a));
-    write_text(out[2], steps_csv(a));
-    write_text(out[3], sessions_csv(a));
-    write_text(out[4], report_json(a).dump(2) + "\n");
+    write_output_file(out[0], render_html(a));
+    write_output_file(out[1], render_markdown(a));
+    write_output_file(out[2], steps_csv(a));
+    write_output_file(out[3], sessions_csv(a));
+    write_output_file(out[4], report_json(a).dump(2) + "\n");
     return out;
 }
 

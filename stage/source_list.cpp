@@ -1,6 +1,8 @@
 #include "stage/source_list.h"
 
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,10 +18,44 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// procfs, sysfs and the like: sizes there are 0 or 4096 whatever a read returns.
+const char* pseudo_fs(const std::string& path) {
+    struct statfs fs{};
+    if (::statfs(path.c_str(), &fs) != 0) return nullptr;
+    switch (static_cast<unsigned long>(fs.f_type)) {
+        case PROC_SUPER_MAGIC: return "proc";
+        case SYSFS_MAGIC: return "sysfs";
+        case DEBUGFS_MAGIC: return "debugfs";
+        case CGROUP2_SUPER_MAGIC: return "cgroup2";
+        case 0x73636673: return "securityfs";  // SECURITYFS_MAGIC
+        case 0x74726163: return "tracefs";     // TRACEFS_MAGIC
+        default: return nullptr;
+    }
+}
+
+std::string kind_of(const fs::directory_entry& e) {
+    std::error_code ec;
+    auto l = e.symlink_status(ec);
+    if (fs::is_symlink(l)) {
+        auto t = e.status(ec);
+        if (fs::is_directory(t)) return "symbolic link to a folder, not followed";
+        if (!fs::exists(t)) return "dangling symbolic link";
+        return "symbolic link to something that is not a regular file";
+    }
+    if (fs::is_fifo(l)) return "FIFO";
+    if (fs::is_socket(l)) return "socket";
+    if (fs::is_block_file(l) || fs::is_character_file(l)) return "device";
+    return "not a regular file";
+}
+
 SourceFile describe(const std::string& path, const std::string& rel) {
     struct stat st{};
     if (::stat(path.c_str(), &st) != 0)
         throw InputError("source " + path + ": " + std::strerror(errno));
+    if (const char* kind = pseudo_fs(path))
+        throw InputError("source " + path + ": on a " + kind +
+                         " pseudo file system, whose files have no fixed size (a copy would be empty or cut); "
+                         "copy it to a regular file first");
     SourceFile f;
     f.path = path;
     f.rel = rel;
@@ -32,7 +68,7 @@ SourceFile describe(const std::string& path, const std::string& rel) {
     return f;
 }
 
-void add(const std::string& path, std::vector<SourceFile>& out) {
+void add(const std::string& path, std::vector<SourceFile>& out, std::vector<std::string>* skipped) {
     struct stat st{};
     if (::stat(path.c_str(), &st) != 0)
         throw InputError("source " + path + ": " + std::strerror(errno));
@@ -47,7 +83,10 @@ void add(const std::string& path, std::vector<SourceFile>& out) {
              it.increment(ec)) {
             if (it->is_regular_file(ec))
                 tree.push_back(describe(it->path().string(),
-                                        (fs::path(base) / fs::relative(it->path(), p)).string()));
+                                        (fs::path(base) / it->path().lexically_relative(p)).string()));
+            else if (!it->is_directory(ec) || it->is_symlink(ec)) {
+                if (skipped) skipped->push_back(it->path().string() + ": " + kind_of(*it));
+            }
         }
         if (ec) throw InputError("source " + path + ": " + ec.message());
         std::sort(tree.begin(), tree.end(), [](auto& a, auto& b) { return a.rel < b.rel; });
@@ -59,9 +98,10 @@ void add(const std::string& path, std::vector<SourceFile>& out) {
 
 }  // namespace
 
-std::vector<SourceFile> list_sources(const std::vector<std::string>& sources, const std::vector<std::string>& manifests) {
+std::vector<SourceFile> list_sources(const std::vector<std::string>& sources, const std::vector<std::string>& manifests,
+                                     std::vector<std::string>* skipped) {
     std::vector<SourceFile> out;
-    for (auto& s : sources) add(s, out);
+    for (auto& s : sources) add(s, out, skipped);
     for (auto& m : manifests) {
         std::ifstream in(m);
         if (!in) throw InputError("manifest " + m + ": " + std::strerror(errno));
@@ -75,7 +115,7 @@ std::vector<SourceFile> list_sources(const std::vector<std::string>& sources, co
             fs::path p = line.substr(b, e - b + 1);
             if (p.is_relative()) p = fs::path(m).parent_path() / p;
             try {
-                add(p.string(), out);
+                add(p.string(), out, skipped);
             } catch (const InputError& err) {
                 throw InputError(where(m, n) + err.what());
             }

@@ -16,7 +16,12 @@ struct SourceFile {
     uint64_t dev = 0, ino = 0;
 };
 
-std::vector<SourceFile> list_sources(const std::vector<std::string>& sources, const std::vector<std::string>& manifests);
+// Inside a tree, entries that are not regular files (a link to a folder, which is not followed, a
+// dangling link, a FIFO, a socket, a device) are left out and named in `skipped`
+// ("a/link: symbolic link to a folder, not followed"). A named source on a pseudo file system
+// (/proc, /sys), whose files report size 0 whatever they hold, is an InputError.
+std::vector<SourceFile> list_sources(const std::vector<std::string>& sources, const std::vector<std::string>& manifests,
+                                     std::vector<std::string>* skipped = nullptr);
 
 std::string to_json(const std::vector<SourceFile>& files);
 std::vector<SourceFile> from_json(const std::string& text);

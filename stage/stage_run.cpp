@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -15,6 +14,7 @@
 
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "common/output_file.h"
 #include "stage/dest_file.h"
 #include "stage/file_check.h"
 #include "stage/mpi_env.h"
@@ -59,10 +59,19 @@ int run_stage(const StageOptions& opt) {
     MpiEnv mpi(nullptr, nullptr);
 
     // 1. List on the reading rank; everyone learns the list or the same input error.
+    if (opt.dest.empty()) throw InputError("--dest is empty; give the destination folder, e.g. --dest /scratch/seatmark");
     std::string listing;
     if (mpi.rank == 0) {
         try {
-            listing = "L" + to_json(list_sources(opt.sources, opt.manifests));
+            if (!opt.json_path.empty()) check_output_path(opt.json_path, "--json");
+            std::vector<std::string> skipped;
+            listing = "L" + to_json(list_sources(opt.sources, opt.manifests, &skipped));
+            if (!skipped.empty()) {
+                std::fprintf(stderr, "seatmark stage: left out %zu entr%s that %s not regular files:\n", skipped.size(),
+                             skipped.size() == 1 ? "y" : "ies", skipped.size() == 1 ? "is" : "are");
+                for (size_t i = 0; i < skipped.size() && i < 10; ++i) std::fprintf(stderr, "  %s\n", skipped[i].c_str());
+                if (skipped.size() > 10) std::fprintf(stderr, "  ... and %zu more\n", skipped.size() - 10);
+            }
         } catch (const InputError& e) {
             listing = std::string("E") + e.what();
         }
@@ -214,6 +223,7 @@ int run_stage(const StageOptions& opt) {
     const int hosts = static_cast<int>(totals[0]), writers = static_cast<int>(totals[1]);
     const unsigned long long written_all = totals[2], stale_all = totals[3];
 
+    std::string json_error;
     if (mpi.rank == 0) {
         uint64_t total_bytes = 0;
         for (auto& f : files) total_bytes += f.size;
@@ -249,12 +259,15 @@ int run_stage(const StageOptions& opt) {
             std::fflush(stdout);
         }
         if (!opt.json_path.empty()) {
-            std::ofstream out(opt.json_path);
-            out << j.dump(2) << "\n";
-            if (!out) error = error.empty() ? "cannot write " + opt.json_path : error;
+            try {
+                write_output_file(opt.json_path, j.dump(2) + "\n");
+            } catch (const ExitError& e) {
+                json_error = e.what();  // after the staging outcome, which matters more
+            }
         }
         for (auto& s : failures)
             if (!s.empty()) std::fprintf(stderr, "seatmark stage: failed on %s\n", s.c_str());
+        if (failed && !json_error.empty()) std::fprintf(stderr, "seatmark stage: %s\n", json_error.c_str());
     }
     if (failed) {
         int n = 0;
@@ -263,6 +276,7 @@ int run_stage(const StageOptions& opt) {
                                             : !mine.empty() ? "staging failed on " + mine
                                                             : "staging failed on another rank (see rank 0)");
     }
+    if (!json_error.empty()) throw ExitError(exit_code::output_error, json_error);
     return exit_code::ok;
 }
 
