@@ -5,6 +5,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "client/vk_device.h"
+#include "client/vk_instance.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "orchestrator/live_api.h"
@@ -17,11 +19,24 @@ namespace seatmark::orchestrator {
 
 namespace {
 
+// A plan's run.device must name a device here, as `session --device` insists: refused before any
+// session starts rather than every session failing the same way.
+void check_plan_device(const core::Plan& plan) {
+    if (plan.device.empty()) return;
+    try {
+        client::Instance instance(client::InstanceOptions{});
+        client::choose_device(instance.handle(), plan.device);
+    } catch (const InputError& e) {
+        throw InputError(plan.source + ": run.device = \"" + plan.device + "\": " + e.what());
+    }
+}
+
 int finish(const RunOutcome& r, const core::Plan& plan, bool json) {
     if (json)
         std::printf("%s\n", run_json(r, plan).dump(2).c_str());
     else
         std::printf("\n%s", format_run_table(r, plan).c_str());
+    if (!r.abort_cause.empty()) std::fprintf(stderr, "seatmark: run aborted: the database failed: %s\n", r.abort_cause.c_str());
     return r.status == "finished" ? exit_code::ok : exit_code::failure;
 }
 
@@ -68,10 +83,14 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "While it runs, the live API serves http://127.0.0.1:7878 (see docs/live-api.md); watch it with\n"
         "  seatmark monitor\n"
         "Exit codes: 0 the run finished (whatever its verdict; gate with seatmark check), 1 aborted or failed,\n"
-        "  2 bad plan or database path.");
-    cmd->callback([&run, a] {
-        run = [a]() -> int {
+        "  2 bad plan or database path, 7 the summary could not be written (e.g. stdout on a full disk).");
+    cmd->callback([&run, a, cmd] {
+        run = [a, cmd]() -> int {
+            // `--db ''` (an unset variable in a script) is a mistake, not "use the plan's".
+            if (cmd->count("--db") && a->db.empty())
+                throw InputError("--db is empty; give a database file name, or leave --db out to use the plan's");
             core::Plan plan = core::load_plan(a->plan);
+            check_plan_device(plan);
             auto api = start_live_api(plan, a->listen, a->token);
             RunOptions o;
             o.db_path = a->db;
@@ -98,10 +117,12 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "  seatmark demo --out /tmp/demo\n"
         "Steps of 1, 2, 4, 6 and 8 ci-tiny sessions on whatever Vulkan device exists (lavapipe without a GPU),\n"
         "4 s settle and a 15 s window each; prints a per-step table and the max density, and writes the\n"
-        "report (HTML, Markdown, CSV, JSON) to OUT/report/.\n"
+        "report (HTML, Markdown, CSV, JSON) to report/ beside the database (OUT/report/ by default).\n"
         "Watch it in another terminal: seatmark monitor (live API on 127.0.0.1:7878, docs/live-api.md).");
-    demo->callback([&run, d, demo_report] {
-        run = [d, demo_report]() -> int {
+    demo->callback([&run, d, demo, demo_report] {
+        run = [d, demo, demo_report]() -> int {
+            if (demo->count("--db") && d->db.empty())
+                throw InputError("--db is empty; give a database file name, or leave --db out for OUT/run.db");
             core::Plan plan = core::parse_plan(core::demo_plan_text(), "built-in demo plan");
             auto api = start_live_api(plan, d->listen, d->token);
             std::filesystem::create_directories(d->out);
@@ -113,7 +134,8 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
             RunOutcome r = run_plan(plan, o);
             int rc = finish(r, plan, d->json);
             if (demo_report) {
-                auto dir = (std::filesystem::path(d->out) / "report").string();
+                // Beside the database: with --db elsewhere the report goes there, not into OUT.
+                auto dir = (std::filesystem::path(o.db_path).parent_path() / "report").string();
                 std::string headline = demo_report(o.db_path, dir);
                 std::fprintf(d->json ? stderr : stdout, "\nreport: %s/index.html\n%s\n", dir.c_str(), headline.c_str());
             }

@@ -25,10 +25,13 @@
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "common/self_exe.h"
+#include "store/abort_marker.h"
 #include "store/store_writer.h"
 #include "orchestrator/asset_check.h"
+#include "orchestrator/disk_watch.h"
 #include "orchestrator/gpu_telemetry.h"
 #include "orchestrator/linux_proc.h"
+#include "orchestrator/run_dir.h"
 #include "orchestrator/run_output.h"
 #include "orchestrator/session_process.h"
 #include "orchestrator/telemetry_server.h"
@@ -176,6 +179,12 @@ private:
     double last_host_cpu_pct = NAN;
     double window_cpu0_ = 0, measured_cpu_s_ = 0, measured_wall_s_ = 0;
     std::unique_ptr<GpuTelemetry> gpu_;  // GPU sharing samplers (gpu_telemetry.h), opened in run()
+    // The store's health: a writer failure stops the run at once (check_store); the free space
+    // is watched so a disk getting full is said before that.
+    void check_store(int64_t t);
+    std::unique_ptr<DiskWatch> disk_;
+    std::string store_failure_;
+    int64_t last_disk_check_ = 0;
     GpuSnapshot last_gpu_;               // the latest GPU sample: device figures, per-session shares
 };
 
@@ -196,7 +205,17 @@ RunOutcome Controller::run() {
     verify_assets(plan_);
     check_open_file_limit();
     open_store();
+    disk_ = std::make_unique<DiskWatch>(db_path_, plan_.planned_seconds());
+    disk_->reserve();
     start_server();
+    // The socket folder goes however run() ends (an exception included).
+    struct DirCleanup {
+        const std::string& dir;
+        ~DirCleanup() {
+            std::error_code ec;
+            if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+        }
+    } dir_cleanup{sock_dir_};
     open_gpu();
     run_start_ns_ = now_ns();
     const double cpu0 = process_cpu_seconds();
@@ -227,6 +246,7 @@ RunOutcome Controller::run() {
     RunOutcome r;
     r.db_path = db_path_;
     r.status = final_status_ == store::RunStatus::finished ? "finished" : "aborted";
+    r.abort_cause = store_failure_;
     r.steps = outcomes_;
     for (const auto& o : outcomes_) {
         if (!o.judged || !o.verdict.pass) break;
@@ -238,8 +258,6 @@ RunOutcome Controller::run() {
     r.orchestrator_cpu_s = process_cpu_seconds() - cpu0;
     r.measured_cpu_s = measured_cpu_s_;
     r.measured_wall_s = measured_wall_s_;
-    std::error_code ec;
-    std::filesystem::remove_all(sock_dir_, ec);
     return r;
 }
 
@@ -270,9 +288,7 @@ void Controller::open_store() {
 }
 
 void Controller::start_server() {
-    char tmpl[] = "/tmp/seatmark-run-XXXXXX";
-    if (!mkdtemp(tmpl)) throw std::runtime_error("cannot create a private directory for the telemetry socket");
-    sock_dir_ = tmpl;  // mkdtemp makes it 0700: only this user can connect
+    sock_dir_ = make_private_run_dir();  // 0700: only this user can connect; removes killed runs' folders
     TelemetryServer::Callbacks cb;
     cb.hello = [this](const wire::Hello& h, pid_t peer) { return on_hello(h, peer); };
     cb.message = [this](uint32_t id, wire::Message&& m) { on_message(id, std::move(m)); };
@@ -607,7 +623,17 @@ void Controller::maybe_done() {
         if (!s.finalized) return;
     phase_ = Phase::done;
     store_->end_run(final_status_);
-    store_->finish();
+    try {
+        store_->finish();
+    } catch (const store::StoreError& e) {
+        // The writer failed after the last check (or while finishing): record what can be.
+        if (store_failure_.empty()) store_failure_ = e.what();
+        final_status_ = store::RunStatus::aborted;
+        disk_->release();  // room for the last words, if the disk is what filled
+        std::string why = store::mark_aborted(db_path_, "database failed: " + store_failure_, now_ns(), 0);
+        out_.note(why.empty() ? "the database says the run was aborted and why; what was committed before is kept"
+                              : "could not record the abort either (" + why + "); the file reads as a run that did not finish");
+    }
     live_event(core::RunEndEvent{std::string(store::to_string(final_status_)), db_path_});
     if (opts_.live) opts_.live->finished();
     server_->close();
@@ -701,6 +727,25 @@ void Controller::apply_gpu_memory_bound(core::StepVerdict& v, int64_t ws, int64_
         store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(step_ + 1) + ": " + c.detail});
 }
 
+void Controller::check_store(int64_t t) {
+    if (phase_ == Phase::done) return;
+    if (store_failure_.empty()) {
+        if (auto err = store_->error()) {
+            store_failure_ = *err;
+            out_.note("the database failed (" + *err + "): stopping every session now; the run is aborted");
+            stop_everything(store::RunStatus::aborted);
+            return;
+        }
+    }
+    if (t - last_disk_check_ >= 2'000'000'000 && store_failure_.empty()) {
+        last_disk_check_ = t;
+        if (auto warning = disk_->check(double(t - run_start_ns_) * 1e-9)) {
+            out_.note("warning: " + *warning);
+            store_->add_event({t, std::nullopt, "disk-space-low", *warning});
+        }
+    }
+}
+
 void Controller::on_tick() {
     int64_t t = now_ns();
     // Hangs: no message within the heartbeat timeout (the startup timeout before the first one).
@@ -726,6 +771,7 @@ void Controller::on_tick() {
         for (auto& [id, s] : sessions_)
             if (s.proc && s.proc->running()) s.proc->signal_group(SIGKILL);
     }
+    check_store(t);
     // Samples at 1 Hz (DESIGN: 1-4 Hz): with hundreds of sessions, reading /proc is the sampler's cost.
     if (t - last_sample >= 1'000'000'000) {
         last_sample = t;

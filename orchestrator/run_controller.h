@@ -37,6 +37,7 @@ struct RunOutcome {
     double orchestrator_cpu_s = 0;  // this process's CPU time over the run
     double measured_wall_s = 0;     // time inside measurement windows
     double measured_cpu_s = 0;      // this process's CPU time inside them (steady state: no spawning)
+    std::string abort_cause;        // why the run stopped itself early (the database failed), "" otherwise
 };
 
 // Runs the plan to its end (or until Ctrl-C). Throws InputError for what must

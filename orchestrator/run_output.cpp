@@ -153,9 +153,11 @@ nlohmann::json run_json(const RunOutcome& r, const core::Plan& plan) {
                          {"reasons", v.reasons},
                          {"per_session", sessions}});
     }
-    return {{"plan", plan.name},  {"database", r.db_path},          {"status", r.status},
-            {"max_density", r.max_density}, {"frames_stored", r.frames_stored}, {"frames_lost", r.frames_lost},
-            {"wall_s", r.wall_s}, {"steps", steps}};
+    nlohmann::json j = {{"plan", plan.name},  {"database", r.db_path},          {"status", r.status},
+                        {"max_density", r.max_density}, {"frames_stored", r.frames_stored}, {"frames_lost", r.frames_lost},
+                        {"wall_s", r.wall_s}, {"steps", steps}};
+    if (!r.abort_cause.empty()) j["abort_cause"] = r.abort_cause;
+    return j;
 }
 
 }  // namespace seatmark::orchestrator

@@ -16,6 +16,7 @@
 
 #include <xxhash.h>
 
+#include "common/clock.h"
 #include "common/file_hash.h"
 #include "common/wire_protocol.h"
 #include "store/store_reader.h"
@@ -127,7 +128,14 @@ TEST_CASE("kill -9 of a session mid-step is recorded as a crash and the run fini
             if (s.id == 0 && s.pid > 0) victim = s.pid;
         return victim > 0;
     }));
-    std::this_thread::sleep_for(std::chrono::seconds(3));
+    // Mid-step: once its frames are being stored (not a fixed sleep).
+    REQUIRE(wait_until(60, [&] {
+        try {
+            return store::StoreReader(dir.file("run.db")).frame_count(0) > 0;
+        } catch (...) {
+            return false;
+        }
+    }));
     kill(static_cast<pid_t>(victim), SIGKILL);
     auto r = run.wait(240);
     INFO(r.out << r.err);
@@ -139,13 +147,20 @@ TEST_CASE("kill -9 of a session mid-step is recorded as a crash and the run fini
         if (s.id == 0) {
             CHECK(s.end_reason == store::SessionEnd::crash);
             CHECK(s.signal.value_or(0) == SIGKILL);
+            CHECK_FALSE(s.frames_sent.has_value());  // it never said BYE
+            CHECK(s.frames_received > 0);
+            CHECK(static_cast<int64_t>(db.frame_count(0)) == s.frames_received);  // everything received is stored
+            // Frames its last heartbeat counted that never arrived are lost, and the row says how counted.
+            if (s.frames_lost > 0) CHECK(s.detail.find("no BYE; counted by the last heartbeat") != std::string::npos);
             crash = true;
         }
     CHECK(crash);
-    CHECK(sessions.size() >= 3);  // the crashed session was replaced for the next step
+    // Steps of 2 and 3: two sessions, then the survivor plus two new ones (one replaces the crash).
+    CHECK(sessions.size() == 4);
     auto steps = db.steps();
     REQUIRE(steps.size() == 2);
     CHECK(steps[0].verdict.value_or("") == "fail");  // a crash fails its step
+    CHECK(steps[0].detail.find("crash") != std::string::npos);  // and the step says why
     CHECK(db.effective_status() == store::RunStatus::finished);
 }
 
@@ -159,16 +174,27 @@ TEST_CASE("a stopped (SIGSTOP) session is recorded as hung within the heartbeat 
             if (s.id == 0 && s.pid > 0 && s.device.device_name.size()) victim = s.pid;
         return victim > 0;
     }));
+    const int64_t stopped_ns = now_ns();  // CLOCK_MONOTONIC, the clock of the database's *_ns
     kill(static_cast<pid_t>(victim), SIGSTOP);
     auto r = run.wait(240);
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     store::StoreReader db(dir.file("run.db"));
+    bool seen = false;
     for (auto& s : db.sessions())
         if (s.id == 0) {
+            seen = true;
             CHECK(s.end_reason == store::SessionEnd::hang);
+            CHECK(s.signal.value_or(0) == SIGKILL);  // a stopped process is killed, not left stopped
             REQUIRE(s.ended_ns.has_value());
+            // Within the 5 s heartbeat timeout of its last message (sent at most 0.5 s before the
+            // stop), plus the 250 ms check; sanity bounds, not a performance figure.
+            double after_s = double(*s.ended_ns - stopped_ns) * 1e-9;
+            CHECK(after_s > 4.0);
+            CHECK(after_s < 8.0);
         }
+    CHECK(seen);
+    CHECK(kill(static_cast<pid_t>(victim), 0) != 0);  // and gone
 }
 
 TEST_CASE("garbage and an oversized frame on the socket close only that connection") {
@@ -244,7 +270,13 @@ TEST_CASE("Ctrl-C stops the sessions, saves the database and marks the run abort
         auto s = sessions_of(dir.file("run.db"));
         return !s.empty() && !s[0].device.device_name.empty();
     }));
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+    REQUIRE(wait_until(30, [&] {
+        try {
+            return store::StoreReader(dir.file("run.db")).frame_count() > 0;
+        } catch (...) {
+            return false;
+        }
+    }));
     run.signal(SIGINT);
     auto r = run.wait(60);
     INFO(r.out << r.err);
@@ -252,10 +284,42 @@ TEST_CASE("Ctrl-C stops the sessions, saves the database and marks the run abort
     store::StoreReader db(dir.file("run.db"));
     CHECK(db.integrity_ok());
     CHECK(db.effective_status() == store::RunStatus::aborted);
-    for (auto& s : db.sessions()) {
+    auto sessions = db.sessions();
+    REQUIRE_FALSE(sessions.empty());
+    for (auto& s : sessions) {
+        CAPTURE(s.id);
         CHECK(s.end_reason != store::SessionEnd::running);
         CHECK(s.ended_ns.has_value());
+        // Every frame a session sent before its BYE is in the file.
+        REQUIRE(s.frames_sent.has_value());
+        CHECK(static_cast<int64_t>(db.frame_count(s.id)) == *s.frames_sent);
     }
+}
+
+TEST_CASE("a second Ctrl-C kills sessions that do not stop, at once") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan("1", "", "1s", "30s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    int64_t victim = 0;
+    REQUIRE(wait_until(60, [&] {
+        for (auto& s : sessions_of(dir.file("run.db")))
+            if (s.pid > 0 && !s.device.device_name.empty()) victim = s.pid;
+        return victim > 0;
+    }));
+    kill(static_cast<pid_t>(victim), SIGSTOP);  // it cannot act on the SIGTERM the first Ctrl-C sends
+    run.signal(SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    REQUIRE(run.running());  // waiting for the stopped session (up to its 15 s grace)
+    const int64_t second_ns = now_ns();
+    run.signal(SIGINT);
+    auto r = run.wait(60);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(double(now_ns() - second_ns) * 1e-9 < 10);  // well before the grace ran out
+    CHECK(r.err.find("killing every session now") != std::string::npos);
+    CHECK(kill(static_cast<pid_t>(victim), 0) != 0);
+    store::StoreReader db(dir.file("run.db"));
+    CHECK(db.effective_status() == store::RunStatus::aborted);
 }
 
 TEST_CASE("a bad plan or an existing database stops before anything starts") {
