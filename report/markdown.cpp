@@ -17,21 +17,42 @@ std::string cell(std::string s) {
     }
     return out;
 }
+
+// Text that came from the run (plan name, host and device names, event details) as literal
+// Markdown: no raw HTML (a plan named "<script>..." stays text in every viewer), no emphasis,
+// links or code spans, no table breaks.
+std::string text(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '&': out += "&amp;"; break;
+            case '\n': case '\r': out += ' '; break;
+            case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '#': case '!':
+                out += '\\';
+                out += c;
+                break;
+            default: out += c;
+        }
+    }
+    return out;
+}
 }  // namespace
 
 std::string render_markdown(const RunAnalysis& a) {
     Headline hl = headline(a);
     std::string m;
-    m += "# seatmark density report: " + (a.plan_name.empty() ? std::string("run") : a.plan_name) + " on " + a.run.host + "\n\n";
-    for (const auto& w : hl.warnings) m += "> **Warning:** " + w + "\n>\n";
+    m += "# seatmark density report: " + (a.plan_name.empty() ? std::string("run") : text(a.plan_name)) + " on " + text(a.run.host) + "\n\n";
+    for (const auto& w : hl.warnings) m += "> **Warning:** " + text(w) + "\n>\n";
     if (!hl.warnings.empty()) m += "\n";
     m += "**Max density: " + hl.density + "** per host.  \n";
     m += "_" + hl.density_rule + "._\n\n";
     m += "- **Service level:** " + hl.sla + "\n";
     m += "- **Knee (VSImax-style):** " + hl.knee + "\n";
     m += "- **Run:** " + hl.status + "; " + hl.measured + "; started " + utc_text(a.run.started_unix_ns) + "\n";
-    m += "- **Host:** " + hl.host + "\n";
-    for (const auto& d : hl.devices) m += "- **Device:** " + d + "\n";
+    m += "- **Host:** " + text(hl.host) + "\n";
+    for (const auto& d : hl.devices) m += "- **Device:** " + text(d) + "\n";
     m += "\n## Steps\n\n";
     m += "| step | sessions | FPS median (min..max) | FPS 95 % CI | p50 / p95 / p99 ms | p95 worst ms | 1 % low worst | "
          "latency p95 worst ms | stutter worst | dropped | failures | fairness | host CPU % | verdict |\n";
@@ -54,11 +75,11 @@ std::string render_markdown(const RunAnalysis& a) {
         m += "\n## Failures and run events\n\n";
         for (const auto& mk : a.marks)
             m += "- " + num(mk.t_s, 1) + " s: " + (mk.session_id ? "session " + std::to_string(*mk.session_id) + " " : "run ") +
-                 "**" + mk.kind + "**" + (mk.detail.empty() ? "" : ": " + cell(mk.detail)) + "\n";
+                 "**" + text(mk.kind) + "**" + (mk.detail.empty() ? "" : ": " + text(mk.detail)) + "\n";
     }
     m += "\n## Definitions\n\n";
     for (const auto& d : definitions()) m += "- **" + d.name + "**: " + d.text + "\n";
-    m += "\nCharts: index.html. Data: steps.csv, sessions.csv, report.json. Database: " + a.db_path + "\n";
+    m += "\nCharts: index.html. Data: steps.csv, sessions.csv, report.json. Database: " + text(a.db_path) + "\n";
     return m;
 }
 

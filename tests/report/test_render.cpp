@@ -6,10 +6,15 @@
 #include "report/charts.h"
 #include "report/format.h"
 #include "report/svg.h"
+#include "report/html.h"
+#include "report/markdown.h"
 #include "report/write_report.h"
+#include "tests/report/golden.h"
+#include "tests/support/process.h"
 
 using namespace seatmark;
 using namespace seatmark::report;
+namespace golden = seatmark::test::golden;
 
 TEST_CASE("nice axis ticks") {
     CHECK(svg::nice_ticks(0, 47, 5) == std::vector<double>{0, 10, 20, 30, 40});
@@ -45,4 +50,24 @@ TEST_CASE("escaping and formatting") {
     CHECK(interval_text(Interval{1, 5, 5, 5}) == "n/a (1 window)");
     CHECK(default_report_dir("runs/host42.db") == "runs/host42-report");
     CHECK(default_report_dir("run.sqlite") == "run.sqlite-report");
+}
+
+TEST_CASE("summary.md carries a plan's and host's names as text, not as HTML or Markdown") {
+    test::TempDir dir;
+    golden::Spec spec = golden::crafted();
+    const std::string name = "<script>alert(1)</script> *big* | [x](http://e)";
+    spec.plan_text.replace(spec.plan_text.find("\"golden\""), 8, "'" + name + "'");
+    spec.host = "<img src=x onerror=alert(2)>";
+    golden::write(dir.file("x.db"), spec);
+    RunAnalysis a = analyze(dir.file("x.db"));
+    REQUIRE(a.plan_name == name);
+    std::string md = render_markdown(a);
+    CAPTURE(md.substr(0, 300));
+    CHECK(md.find("<script>") == std::string::npos);
+    CHECK(md.find("<img") == std::string::npos);
+    CHECK(md.find("&lt;script&gt;alert(1)&lt;/script&gt; \\*big\\* \\| \\[x\\](http://e)") != std::string::npos);
+    CHECK(md.find("&lt;img src=x onerror=alert(2)&gt;") != std::string::npos);
+    std::string html = render_html(a);
+    CHECK(html.find("<script>alert(1)") == std::string::npos);
+    CHECK(html.find("<img src=x") == std::string::npos);
 }
