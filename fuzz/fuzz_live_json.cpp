@@ -29,8 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         monitor::check_live_frames(frames, 10000, 0);
         if (auto it = j.find("events"); it != j.end() && it->is_array())
             for (const auto& ej : *it) {
-                auto e = core::event_from_json(ej);
-                (void)monitor::describe_event(e, state.started_unix_ns);
+                if (auto e = core::event_from_json(ej)) (void)monitor::describe_event(*e, state.started_unix_ns);
             }
     } catch (const std::exception&) {
         // refused: the monitor shows the message and polls again

@@ -91,10 +91,10 @@ int main(int argc, char** argv) {
         s.sessions.push_back(x);
     }
     std::deque<core::LiveEvent> events;
-    events.push_back({1, s.started_unix_ns + 1'000'000'000, "step-begin", {{"step", 1}, {"steps", 3}, {"sessions", 1}}});
-    events.push_back({2, s.started_unix_ns + 9'000'000'000, "step-verdict",
-                      {{"step", 1}, {"sessions", 1}, {"pass", true}, {"fps_median", 60}, {"p95_worst_ms", 17}}});
-    events.push_back({3, s.started_unix_ns + 20'000'000'000, "session-end", {{"session", 1}, {"reason", "crash"}}});
+    events.push_back({1, s.started_unix_ns + 1'000'000'000, core::StepBeginEvent{1, 3, 1}});
+    events.push_back({2, s.started_unix_ns + 9'000'000'000, core::StepVerdictEvent{1, 1, true, 60, 17, ""}});
+    events.push_back({3, s.started_unix_ns + 20'000'000'000, core::SessionEndEvent{1, "crash", true, "killed"}});
+    events.push_back({4, s.started_unix_ns + 30'000'000'000, core::RunEndEvent{"aborted", "run.db"}});
     core::Plan plan = core::parse_plan(core::demo_plan_text(), "demo");
     auto state = core::state_json(s, 1'000'000'000, events, core::plan_json(plan));
     put(out / "live_json", "state.json", state.dump());
