@@ -65,7 +65,7 @@ TEST_CASE("a valid HELLO from a process that is not the session's is refused (SO
         return h.session_id == 3 && peer == session_pid;  // as Controller::on_hello decides
     };
     cb.message = [](uint32_t, wire::Message&&) {};
-    cb.closed = [&](int64_t id, const std::string& error, bool) { closed.push_back(std::to_string(id) + ":" + error); };
+    cb.closed = [&](int64_t id, const orchestrator::ConnectionEnd& end) { closed.push_back(std::to_string(id) + ":" + end.detail); };
     orchestrator::TelemetryServer server(io, t.file("telemetry.sock"), cb);
 
     // The impostor claims the session's pid in its HELLO; the kernel says who it is.
