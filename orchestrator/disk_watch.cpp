@@ -35,7 +35,7 @@ DiskWatch::~DiskWatch() { release(); }
 void DiskWatch::reserve(uint64_t bytes) {
     release();
     std::string tmpl = dir_ + "/.seatmark-reserve-XXXXXX";
-    int fd = ::mkstemp(tmpl.data());
+    int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);  // sessions must not inherit it
     if (fd < 0) return;  // no reserve: the run still stops cleanly, it may only not record why
     ::unlink(tmpl.c_str());
     if (::posix_fallocate(fd, 0, off_t(bytes)) != 0) {
