@@ -187,3 +187,25 @@ TEST_CASE("files that are not run databases are InputErrors naming the file") {
         CHECK(std::string(e.what()).find("missing.db") != std::string::npos);
     }
 }
+
+TEST_CASE("the knee: none on a flat run, none at the threshold itself, the first step above it") {
+    auto knee_of = [](const std::vector<double>& intervals_ms) {
+        golden::Spec spec = golden::crafted();
+        spec.crashes.clear();
+        spec.steps.clear();
+        for (size_t k = 0; k < intervals_ms.size(); ++k)
+            spec.steps.push_back({uint32_t(k + 1), {intervals_ms[k]}, "pass"});
+        test::TempDir dir;
+        golden::write(dir.file("k.db"), spec);
+        return analyze(dir.file("k.db")).knee;
+    };
+    // Baseline 16 ms, margin 25 %: threshold 20 ms.
+    Knee flat = knee_of({16, 16, 16, 16});
+    CHECK(flat.has_baseline);
+    CHECK(flat.threshold_ms == doctest::Approx(20));
+    CHECK_FALSE(flat.step);
+    CHECK_FALSE(knee_of({16, 18, 20, 19}).step);  // reaching the threshold is not leaving it
+    Knee above = knee_of({16, 18, 20.5, 30});
+    REQUIRE(above.step);
+    CHECK(*above.step == 2);  // the first step above, not the worst one
+}
