@@ -277,3 +277,55 @@ TEST_CASE("store: status and end-reason text match the schema's CHECK lists") {
     CHECK_THROWS_AS(parse_run_status("exploded"), std::invalid_argument);
     CHECK(describe(RunStatus::crashed) == "did not finish (crashed)");
 }
+
+TEST_CASE("store: every run status and session end reason round-trips through a real file, others are refused") {
+    const std::vector<SessionEnd> ends = {SessionEnd::running, SessionEnd::ok, SessionEnd::crash,
+                                          SessionEnd::hang, SessionEnd::device_lost, SessionEnd::software_fallback,
+                                          SessionEnd::killed, SessionEnd::error, SessionEnd::protocol};
+    for (RunStatus status : {RunStatus::finished, RunStatus::aborted, RunStatus::crashed, RunStatus::running}) {
+        CAPTURE(to_string(status));
+        test::TempDir dir;
+        const std::string path = dir.file("r.db");
+        {
+            auto w = StoreWriter::open(path);
+            RunInfo ri;
+            ri.plan_text = "name = \"x\"";
+            ri.host = "h";
+            w.begin_run(ri);
+            for (size_t i = 0; i < ends.size(); ++i) {
+                SessionInfo si;
+                si.id = int(i);
+                si.profile = "ci-tiny";
+                si.pid = 100 + int64_t(i);
+                si.started_ns = 1;
+                w.add_session(si);
+                if (ends[i] == SessionEnd::running) continue;  // the default, as stored before its end
+                SessionResult r;
+                r.id = int(i);
+                r.ended_ns = 2;
+                r.reason = ends[i];
+                w.update_session_end(r);
+            }
+            if (status != RunStatus::running) w.end_run(status);
+            w.finish();
+        }
+        StoreReader r(path);
+        CHECK(r.run().status == status);
+        auto sessions = r.sessions();
+        REQUIRE(sessions.size() == ends.size());
+        for (size_t i = 0; i < ends.size(); ++i) CHECK(sessions[i].end_reason == ends[i]);
+    }
+    // The schema itself refuses text outside its CHECK lists (not only the C++ parser).
+    test::TempDir dir;
+    const std::string path = dir.file("c.db");
+    {
+        auto w = StoreWriter::open(path);
+        w.finish();
+    }
+    Db db(path, SQLITE_OPEN_READWRITE);
+    CHECK_THROWS_AS(db.exec("INSERT INTO runs (id, plan_text, plan_path, tool_version, host, started_unix_ns,"
+                            " mono_origin_ns, status) VALUES (1, '', '', '', '', 0, 0, 'exploded')", "check"),
+                    StoreError);
+    CHECK_NOTHROW(db.exec("INSERT INTO runs (id, plan_text, plan_path, tool_version, host, started_unix_ns,"
+                          " mono_origin_ns, status) VALUES (1, '', '', '', '', 0, 0, 'aborted')", "check"));
+}
