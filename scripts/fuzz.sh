@@ -11,7 +11,8 @@ secs=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fuzz_wire fuzz_plan fuzz_profile fuzz_references fuzz_live_json fuzz_store)
+  targets=(fuzz_wire fuzz_plan fuzz_profile fuzz_references fuzz_live_json fuzz_store fuzz_http_request
+           fuzz_listen_address)
 fi
 B=${SEATMARK_FUZZ_BUILD:-build-fuzz}
 launcher=()
@@ -37,7 +38,7 @@ failed=0
 for t in "${targets[@]}"; do
   name=${t#fuzz_}
   corpus="$B/corpus/$name"
-  mkdir -p "$corpus"
+  mkdir -p "$corpus" "$seeds/$name"  # targets whose seeds are all in fuzz/regressions/
   dirs=("$corpus" "$seeds/$name")
   [ -d "fuzz/regressions/$name" ] && dirs+=("fuzz/regressions/$name")
   max_len=()
