@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -87,7 +88,8 @@ bool write_all(int fd, const char* p, size_t n, uint64_t off) {
 
 }  // namespace
 
-DestFile::DestFile(std::string dest, uint64_t size, bool direct) : dest_(std::move(dest)), tmp_(temp_name(dest_)), size_(size) {
+DestFile::DestFile(std::string dest, uint64_t size, bool direct, bool sparse)
+    : dest_(std::move(dest)), tmp_(temp_name(dest_)), size_(size), sparse_(sparse) {
     // O_DIRECT: the disk takes the data straight from our buffer, without a copy into the page
     // cache (a third of a writer's CPU) and without evicting what the host has cached; file
     // systems that refuse it (some FUSE ones, tmpfs before Linux 6.6) get ordinary buffered writes.
@@ -103,7 +105,7 @@ DestFile::DestFile(std::string dest, uint64_t size, bool direct) : dest_(std::mo
         signal_slot_ = -1;
         return;
     }
-    if (size_) {
+    if (size_ && !sparse_) {
         // Reserving the space up front turns an out-of-space failure into one early error. Linux's
         // fallocate, not posix_fallocate: where the file system cannot reserve (ext2, NFSv3) glibc
         // would emulate it by writing every block once more; there, running out of space shows up
@@ -131,6 +133,25 @@ void DestFile::fail(const std::string& why) {
 
 void DestFile::write(char* buf, size_t n, uint64_t off) {
     if (!ok()) return;
+    if (!sparse_) return write_span(buf, n, off);
+    // A hole of the source stays a hole: the file is new, so what is not written reads as zeros
+    // (commit() sets the size, also past a trailing hole). 64 KiB blocks keep O_DIRECT's alignment.
+    constexpr size_t block = 64u << 10;
+    auto zero = [&](size_t at, size_t len) { return buf[at] == 0 && std::memcmp(buf + at, buf + at + 1, len - 1) == 0; };
+    for (size_t i = 0; i < n && ok();) {
+        size_t len = std::min(block, n - i);
+        if (zero(i, len)) {
+            i += len;
+            continue;
+        }
+        size_t j = i + len;
+        while (j < n && !zero(j, std::min(block, n - j))) j += std::min(block, n - j);
+        write_span(buf + i, j - i, off + i);
+        i = j;
+    }
+}
+
+void DestFile::write_span(char* buf, size_t n, uint64_t off) {
     bool done = false;
     if (direct_) {
         std::memset(buf + n, 0, round_up_direct(n) - n);

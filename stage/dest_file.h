@@ -19,7 +19,9 @@ inline size_t round_up_direct(size_t n) { return (n + kDirectAlign - 1) / kDirec
 class DestFile {
 public:
     // Creates the temporary file and reserves size bytes; check ok() and error().
-    DestFile(std::string dest, uint64_t size, bool direct);
+    // `sparse`: the source has holes; chunks of zeros are then skipped (left as holes) and the
+    // space is not reserved up front, so the copy stays as sparse as the source.
+    DestFile(std::string dest, uint64_t size, bool direct, bool sparse = false);
     ~DestFile();
     DestFile(const DestFile&) = delete;
     DestFile& operator=(const DestFile&) = delete;
@@ -28,6 +30,7 @@ public:
     const std::string& error() const { return error_; }
     const std::string& temp_path() const { return tmp_; }
     bool direct() const { return direct_; }
+    bool sparse() const { return sparse_; }
 
     // Writes n bytes at off. buf must be aligned to kDirectAlign with room for
     // round_up_direct(n) bytes (the last chunk is padded with zeros and cut by commit()).
@@ -45,10 +48,11 @@ public:
 private:
     void abandon();
 
+    void write_span(char* buf, size_t n, uint64_t off);
     std::string dest_, tmp_, error_;
     uint64_t size_ = 0;
     int fd_ = -1;
-    bool direct_ = false, committed_ = false;
+    bool direct_ = false, committed_ = false, sparse_ = false;
     int signal_slot_ = -1;
 };
 

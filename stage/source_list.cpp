@@ -65,6 +65,7 @@ SourceFile describe(const std::string& path, const std::string& rel) {
     f.mtime_ns = st.st_mtim.tv_nsec;
     f.dev = st.st_dev;
     f.ino = st.st_ino;
+    f.sparse = uint64_t(st.st_blocks) * 512 < f.size;
     return f;
 }
 
@@ -132,7 +133,7 @@ std::vector<SourceFile> list_sources(const std::vector<std::string>& sources, co
 std::string to_json(const std::vector<SourceFile>& files) {
     auto j = nlohmann::json::array();
     for (auto& f : files)
-        j.push_back({f.path, f.rel, f.size, f.mode, f.mtime_s, f.mtime_ns, f.dev, f.ino});
+        j.push_back({f.path, f.rel, f.size, f.mode, f.mtime_s, f.mtime_ns, f.dev, f.ino, f.sparse});
     return j.dump();
 }
 
@@ -148,6 +149,7 @@ std::vector<SourceFile> from_json(const std::string& text) {
         f.mtime_ns = e[5];
         f.dev = e[6];
         f.ino = e[7];
+        f.sparse = e[8];
         out.push_back(f);
     }
     return out;

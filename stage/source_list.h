@@ -14,6 +14,7 @@ struct SourceFile {
     uint32_t mode = 0;
     int64_t mtime_s = 0, mtime_ns = 0;
     uint64_t dev = 0, ino = 0;
+    bool sparse = false;  // fewer blocks allocated than its size: copies keep its holes
 };
 
 // Inside a tree, entries that are not regular files (a link to a folder, which is not followed, a

@@ -81,7 +81,7 @@ TransferResult transfer_file(MPI_Comm comm, const SourceFile& f, const std::stri
         if (src_fd >= 0) posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
     std::optional<DestFile> out;
-    if (!dest.empty()) out.emplace(dest, f.size, opt.direct);
+    if (!dest.empty()) out.emplace(dest, f.size, opt.direct, f.sparse);
 
     std::vector<AlignedBuffer> bufs;
     for (int b = 0; b < std::max(2, opt.buffers); ++b) bufs.emplace_back(opt.chunk);

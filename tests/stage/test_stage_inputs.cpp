@@ -115,3 +115,26 @@ TEST_CASE("links to folders, dangling links and sockets in a tree are named, not
     CHECK(read_file(t.file("d/src/linkfile")) == "a");  // a link to a file stages the file's content
     CHECK_FALSE(fs::exists(t.file("d/src/linkdir")));
 }
+
+TEST_CASE("a sparse source stays sparse in its copy, with the same bytes") {
+    TempDir t;
+    const std::string src = t.file("sparse.img");
+    // 64 MiB with 8 KiB of data at the start, in the middle and at the end: the rest is holes.
+    auto mk = run_process({"/bin/sh", "-c", "truncate -s 64M '" + src + "' && printf 'head' | dd of='" + src +
+                                                "' conv=notrunc bs=1 seek=0 2>/dev/null && head -c 8192 /dev/urandom | dd of='" +
+                                                src + "' conv=notrunc bs=1M seek=32 oflag=seek_bytes 2>/dev/null && "
+                                                "printf 'tail' | dd of='" + src + "' conv=notrunc bs=1 seek=67108860 2>/dev/null"},
+                          30);
+    REQUIRE(mk.exit_code == 0);
+    struct stat s {};
+    REQUIRE(stat(src.c_str(), &s) == 0);
+    if (uint64_t(s.st_blocks) * 512 >= uint64_t(s.st_size)) SEATMARK_SKIP("this file system does not keep holes");
+    auto r = stage_local({"--source", src, "--dest", t.file("d"), "--post-verify"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    struct stat d {};
+    REQUIRE(stat(t.file("d/sparse.img").c_str(), &d) == 0);
+    CHECK(d.st_size == s.st_size);
+    CHECK(uint64_t(d.st_blocks) * 512 < (4u << 20));  // not 64 MiB of zeros
+    CHECK(read_file(t.file("d/sparse.img")) == read_file(src));
+}
