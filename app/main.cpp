@@ -16,6 +16,7 @@
 #include "app/exit_mapping.h"
 #include "common/exit_codes.h"
 #include "common/self_exe.h"
+#include "common/version.h"
 #include "monitor/monitor_cli.h"
 #include "app/probe_cli.h"
 #include "import/pack_cli.h"
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "session") == 0) exec_session(argc, argv);
 
     CLI::App app{"seatmark: how many CAD users can this GPU host serve, at what experience"};
-    app.set_version_flag("--version", "seatmark " SEATMARK_VERSION);
+    app.set_version_flag("--version", seatmark::version_string);
     app.require_subcommand(1);
     app.footer("Run 'seatmark SUBCOMMAND --help' for its options and an example.");
     std::function<int()> run;

@@ -9,12 +9,13 @@
 #include "app/exit_mapping.h"
 #include "client/session_cli.h"
 #include "client/stop_signal.h"
+#include "common/version.h"
 
 int main(int argc, char** argv) {
     // First of all: SIGTERM/SIGINT in any phase (even while parsing) end the session cleanly.
     seatmark::client::install_stop_handlers();
     CLI::App app{"seatmark-session: one synthetic CAD user rendering with Vulkan, timing every frame"};
-    app.set_version_flag("--version", "seatmark-session " SEATMARK_VERSION);
+    app.set_version_flag("--version", std::string("seatmark-session ") + seatmark::version);
     std::function<int()> run;
     seatmark::client::configure_session_command(app, run, "seatmark session");
     return seatmark::app::parse_and_run(app, argc, argv, run);

@@ -165,7 +165,7 @@ uint64_t generate(const std::string& path, uint64_t target_frames) {
         }
         for (int r = 0; r < 2; ++r) {
             w.begin_step({int(k), r, n, st});
-            StepResult sr;
+            StepEnd sr;
             sr.idx = int(k);
             sr.repeat = r;
             sr.window_start_ns = st + int64_t(settle_s * 1e9) + r * window_ns;

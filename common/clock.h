@@ -1,6 +1,7 @@
 #pragma once
 // The one clock every timestamp in seatmark uses: CLOCK_MONOTONIC in ns.
 // Sessions and the orchestrator share it on one host, so their times compare.
+// unix_now_ns() is the wall clock, only for *_unix_ns values (docs/store.md: Time).
 #include <chrono>
 #include <cstdint>
 
@@ -21,6 +22,12 @@ inline void sleep_until_ns(int64_t t) {
     if (t <= 0) return;
     timespec ts{static_cast<time_t>(t / 1'000'000'000), static_cast<long>(t % 1'000'000'000)};
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+}
+
+inline int64_t unix_now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 }  // namespace seatmark

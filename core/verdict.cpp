@@ -12,7 +12,7 @@ double active_seconds(const std::vector<FrameRecord>& frames) {
     return double(ns) * 1e-9;
 }
 
-StepVerdict judge_step(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed) {
+StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed) {
     StepVerdict v;
     v.target = target;
     std::vector<double> fps, p95;
@@ -49,6 +49,8 @@ StepVerdict judge_step(uint32_t target, const std::vector<SessionWindow>& sessio
     if (!p95.empty()) {
         v.p95_median_ms = stats::median(p95);
         v.p95_worst_ms = *std::max_element(p95.begin(), p95.end());
+    } else {
+        v.p95_median_ms = NAN;  // nothing measured (the knee and the charts skip it), not 0 ms
     }
 
     if (v.failures > failures_allowed) {

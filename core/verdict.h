@@ -1,6 +1,8 @@
 #pragma once
-// Judges one step: each session's frames inside the step's measurement
-// window(s) against its profile's SLA, plus the sessions that failed.
+// Judges one span of a step (one measurement window, or the step pooled over its
+// windows): each member session's frames inside the span against its profile's SLA,
+// plus the members that failed. Who is a member, pooling and the GPU memory bound
+// are in core/step_rules.h; the orchestrator and the report both judge with these.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -34,10 +36,11 @@ struct StepVerdict {
     std::map<std::string, uint32_t> failures_by_reason;
     uint32_t failures = 0;
     double fps_median = 0, fps_min = 0, fps_max = 0;  // over sessions (per-session FPS)
-    double p95_median_ms = 0, p95_worst_ms = 0;
+    double p95_median_ms = 0, p95_worst_ms = 0;  // median NaN when no session had a frame interval
     double low1_worst_fps = 0, latency_p95_worst_ms = 0, stutter_worst = 0;
     uint64_t frames = 0, dropped = 0;
     double fairness = 1;      // Jain's index over per-session FPS
+    double gpu_mem_peak_pct = -1;  // highest GPU memory use in the span (the SLA's bound); -1 not checked
     bool pass = false;
     std::vector<std::string> reasons;  // why it failed, most telling first
 };
@@ -46,6 +49,7 @@ struct StepVerdict {
 // (which carry no interval) do not count, as DESIGN.md's FPS definition wants.
 double active_seconds(const std::vector<FrameRecord>& frames);
 
-StepVerdict judge_step(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed);
+// `target`: the sessions the step runs with; fewer members than that fail it.
+StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed);
 
 }  // namespace seatmark::core

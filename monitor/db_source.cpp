@@ -6,6 +6,7 @@
 #include "core/stats.h"
 #include "store/store_reader.h"
 #include "core/plan.h"
+#include "core/step_rules.h"
 
 namespace seatmark::monitor {
 
@@ -14,10 +15,10 @@ namespace {
 constexpr int64_t recent_span_ns = 3'000'000'000;  // as the orchestrator's live figures
 constexpr double nan = NAN;
 
-bool bad_kind(const std::string& kind, const std::string& detail) {
+bool bad_kind(const std::string& kind) {
     for (const char* w : {"crash", "hang", "lost", "fail", "error", "protocol", "rejected", "abort", "killed"})
         if (kind.find(w) != std::string::npos) return true;
-    return kind == "step-verdict" && detail.find("fail") != std::string::npos;
+    return false;
 }
 
 }  // namespace
@@ -119,34 +120,21 @@ DbSource::DbSource(const std::string& path) : path_(path) {
         if (r.window_end_ns)
             st.window_end_ns = st.window_end_ns ? std::max(*st.window_end_ns, *r.window_end_ns) : *r.window_end_ns;
         if (r.ended_ns) st.ended_ns = st.ended_ns ? std::max(*st.ended_ns, *r.ended_ns) : *r.ended_ns;
-        if (r.verdict) {
-            int v = *r.verdict == "pass" ? 1 : 0;
-            st.verdict = st.verdict < 0 ? v : std::min(st.verdict, v);
-            if (!v && st.detail.empty()) st.detail = r.detail;
-        }
         if (r.ended_ns) last_ns = std::max(last_ns, *r.ended_ns);
     }
     if (plan_steps_ == 0) plan_steps_ = steps_.size();
-    // Each judged step's figures over its window, as its verdict saw them.
-    for (auto& st : steps_) {
-        if (!st.window_start_ns || !st.window_end_ns) continue;
-        std::vector<double> fps, p95;
-        for (const auto& s : sessions_) {
-            auto a = std::lower_bound(s.t_ns.begin(), s.t_ns.end(), *st.window_start_ns);
-            auto b = std::lower_bound(s.t_ns.begin(), s.t_ns.end(), *st.window_end_ns);
-            if (a == b) continue;
-            std::vector<double> iv;
-            double active = 0;
-            for (auto i = size_t(a - s.t_ns.begin()); i < size_t(b - s.t_ns.begin()); ++i)
-                if (!std::isnan(s.interval_ms[i])) {
-                    iv.push_back(s.interval_ms[i]);
-                    active += s.interval_ms[i] * 1e-3;
-                }
-            if (active > 0) fps.push_back(double(b - a) / active);
-            if (!iv.empty()) p95.push_back(stats::percentile_nearest_rank(iv, 95));
-        }
-        if (!fps.empty()) st.fps_median = stats::median(fps);
-        if (!p95.empty()) st.p95_worst_ms = *std::max_element(p95.begin(), p95.end());
+    // Each judged step's verdict and figures as the orchestrator stored them (the pooled row).
+    for (const auto& v : db.verdicts()) {
+        if (v.repeat != store::pooled_repeat) continue;
+        for (auto& st : steps_)
+            if (st.idx == uint32_t(v.step_idx)) {
+                st.verdict = v.pass ? 1 : 0;
+                st.detail = v.reasons.empty() ? "" : v.reasons.front();
+                st.fps_median = v.fps_median;
+                st.p95_worst_ms = v.p95_worst_ms;
+                st.ended_ns = std::max(st.ended_ns.value_or(v.judged_ns), v.judged_ns);
+                last_ns = std::max(last_ns, v.judged_ns);
+            }
     }
 
     for (const auto& e : db.events()) {
@@ -156,7 +144,11 @@ DbSource::DbSource(const std::string& path) : path_(path) {
         l.t_s = double(e.t_ns - origin_ns_) * 1e-9;
         l.kind = e.kind;
         l.text = (e.session_id ? "session " + std::to_string(*e.session_id) + ": " : std::string()) + e.detail;
-        l.bad = bad_kind(e.kind, e.detail);
+        l.bad = bad_kind(e.kind);
+        // A failed step's verdict event: known from its stored verdict row, not from its text.
+        if (e.kind == "step-verdict")
+            for (const auto& st : steps_)
+                if (st.ended_ns && *st.ended_ns == e.t_ns && st.verdict == 0) l.bad = true;
         events_.push_back(std::move(l));
     }
     if (run.ended_unix_ns) last_ns = std::max(last_ns, origin_ns_ + (*run.ended_unix_ns - run.started_unix_ns));
@@ -211,7 +203,7 @@ core::LiveState DbSource::state_at(double t_s) const {
     } else {
         st.phase = "starting";
     }
-    bool chain = true;
+    std::vector<core::StepPass> judged;
     for (const auto& s : steps_) {
         if (!s.ended_ns || *s.ended_ns > t || s.verdict < 0) continue;
         core::LiveStep ls;
@@ -222,9 +214,9 @@ core::LiveState DbSource::state_at(double t_s) const {
         ls.p95_worst_ms = s.p95_worst_ms;
         ls.reason = s.detail;
         st.finished_steps.push_back(ls);
-        chain = chain && ls.pass;
-        if (chain) st.max_density_so_far = s.sessions;
+        judged.push_back({s.sessions, ls.pass});
     }
+    st.max_density_so_far = core::max_density(judged).sessions;
     st.host_cpu_pct = at_or_before(host_cpu_, t, 5'000'000'000);
     st.host_mem_used_bytes = at_or_before(host_mem_, t, 5'000'000'000);
     st.host_mem_total_bytes = host_mem_total_;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "common/clock.h"
 #include "common/errors.h"
 #include "orchestrator/live_events.h"
 #include "orchestrator/live_http.h"
@@ -20,12 +21,6 @@ namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
 namespace {
-
-int64_t unix_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 std::chrono::milliseconds ms(double s) { return std::chrono::milliseconds(int64_t(s * 1000)); }
 

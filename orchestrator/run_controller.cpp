@@ -22,6 +22,7 @@
 
 #include "common/clock.h"
 #include "common/cpu_time.h"
+#include "common/version.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "common/self_exe.h"
@@ -49,11 +50,6 @@ constexpr double startup_timeout_s = 120;  // first message from a session (scen
 constexpr double stop_grace_s = 15;         // SIGTERM -> SIGKILL at the end of a run
 constexpr double exit_drain_s = 2;          // after a session exited, wait this long for its socket to drain
 
-int64_t unix_now_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 struct Session {
     uint32_t id = 0;
@@ -66,6 +62,11 @@ struct Session {
     bool hello = false, connected = false, connection_closed = false, saw_bye = false;
     bool stop_requested = false, exited = false, finalized = false;
     int64_t exited_ns = 0;
+    // When it stopped running (declared failed, or exited; 0: running): stored as
+    // sessions.ended_ns, and what window membership reads (core/step_rules.h).
+    int64_t ended_ns = 0;
+    int64_t last_frame_begin_ns = INT64_MIN;  // newest frame received
+    int64_t last_heartbeat_ns = INT64_MIN;    // the newest HEARTBEAT's own stamp
     ExitStatus exit;
     SessionEnd reason = SessionEnd::running;  // set by the orchestrator (hang, protocol, ...) or at exit
     std::string detail;
@@ -130,10 +131,18 @@ private:
     void finalize(Session& s);
     void sample();
     void open_gpu();
-    // The SLA's GPU memory bound over [ws, we): fails `v` when memory reached it; when no GPU
-    // memory sample exists and `record`, says in an event that the bound was not checked.
-    void apply_gpu_memory_bound(core::StepVerdict& v, int64_t ws, int64_t we, bool record);
-    std::vector<core::SessionWindow> windows(int64_t ws, int64_t we) const;
+    // A closed window waits until every running session's telemetry has passed its end.
+    struct PendingJudge {
+        uint32_t repeat = 0;
+        int64_t ws = 0, we = 0;
+        bool last = false;
+    };
+    bool telemetry_past(int64_t we) const;
+    void judge_ready();
+    std::vector<core::SessionSpan> spans() const;
+    core::StepVerdict judge(int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check = nullptr) const;
+    void store_verdict(int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v, int64_t judged_ns);
+    core::MaxDensity density() const;
     uint32_t alive_count() const;
     const char* phase_name() const {
         switch (phase_) {
@@ -153,6 +162,7 @@ private:
     asio::signal_set signals_;
     asio::steady_timer tick_, step_timer_;
     std::unique_ptr<store::StoreWriter> store_;
+    store::HostInfo host_;  // this host's row; completed by the first HELLO
     std::unique_ptr<TelemetryServer> server_;
     std::map<uint32_t, Session> sessions_;
     // sessions_ by id for the per-message path: a map walk there was a third of on_message's time
@@ -164,7 +174,8 @@ private:
     size_t step_ = 0;
     uint32_t next_id_ = 0;
     int64_t step_start_ns_ = 0, phase_end_ns_ = 0, run_start_ns_ = 0;
-    int64_t measure_start_ns_ = 0;
+    int64_t measure_start_ns_ = 0, measure_end_ns_ = 0;
+    std::vector<PendingJudge> pending_;
     std::vector<StepOutcome> outcomes_;
     std::vector<core::StepVerdict> window_verdicts_;
     std::map<uint32_t, std::string> step_failures_;  // session -> reason, for the current step
@@ -248,10 +259,7 @@ RunOutcome Controller::run() {
     r.status = final_status_ == store::RunStatus::finished ? "finished" : "aborted";
     r.abort_cause = store_failure_;
     r.steps = outcomes_;
-    for (const auto& o : outcomes_) {
-        if (!o.judged || !o.verdict.pass) break;
-        r.max_density = o.verdict.target;
-    }
+    r.max_density = density().sessions;
     r.frames_stored = store_->frames_stored();
     r.frames_lost = lost_total_;
     r.wall_s = double(now_ns() - run_start_ns_) * 1e-9;
@@ -268,19 +276,21 @@ void Controller::open_store() {
     store::RunInfo ri;
     ri.plan_text = plan_.text;
     ri.plan_path = plan_.source;
-    ri.tool_version = "seatmark 0.1.0";
+    ri.tool_version = version_string;
     auto host = read_host_identity();
     ri.host = host.hostname;
     ri.started_unix_ns = unix_now_ns();
     ri.mono_origin_ns = now_ns();
     store_->begin_run(ri);
-    store::HostInfo hi;
+    store::HostInfo& hi = host_;
     hi.hostname = host.hostname;
     hi.cpu_model = host.cpu_model;
     hi.cpu_count = host.cpu_count;
     hi.mem_total_bytes = static_cast<int64_t>(host.mem_total_bytes);
     hi.os = host.os;
     hi.kernel = host.kernel;
+    // gpu and driver: what the first session's HELLO says it got (on_hello).
+    hi.vulkan_device = plan_.device.empty() ? "auto" : plan_.device;
     store_->add_host(hi);
     // Session logs live beside the database so a failed session's stderr can be read later.
     log_dir_ = db_path_ + ".logs";
@@ -321,6 +331,7 @@ void Controller::spawn(uint32_t id) {
         s.reason = SessionEnd::error;
         s.detail = e.what();
         s.exited = true;
+        s.ended_ns = s.started_ns;
         store::SessionInfo si;
         si.id = static_cast<int>(id);
         si.profile = s.profile_name;
@@ -347,6 +358,7 @@ void Controller::begin_step(size_t k) {
     step_start_ns_ = now_ns();
     step_failures_.clear();
     window_verdicts_.clear();
+    pending_.clear();
     for (auto& [id, s] : sessions_) s.step_frames.clear();
     // Failed sessions are replaced, so every step runs its full target of live sessions.
     for (uint32_t alive = alive_count(); alive < target; ++alive) spawn(next_id_++);
@@ -392,37 +404,108 @@ void Controller::measure_window(uint32_t repeat) {
         measured_cpu_s_ += process_cpu_seconds() - window_cpu0_;
         measured_wall_s_ += double(we - ws) * 1e-9;
         bool last = repeat + 1 >= plan_.repeats;
-        // Frames arrive a little after they begin (fence, batching): judge once they are in.
-        auto grace = std::make_shared<asio::steady_timer>(io_, 1100ms);
-        grace->async_wait([this, grace, repeat, ws, we, last](boost::system::error_code e2) {
-            if (!e2 && phase_ != Phase::stopping && phase_ != Phase::done) judge_window(repeat, ws, we, last);
-        });
+        if (last) measure_end_ns_ = we;
+        // Frames arrive a little after they begin (fence, batching): judge once they are in
+        // (judge_ready, on each tick).
+        pending_.push_back({repeat, ws, we, last});
         if (!last) measure_window(repeat + 1);
     });
 }
 
-std::vector<core::SessionWindow> Controller::windows(int64_t ws, int64_t we) const {
-    std::vector<core::SessionWindow> out;
+std::vector<core::SessionSpan> Controller::spans() const {
+    std::vector<core::SessionSpan> out;
+    out.reserve(sessions_.size());
     for (const auto& [id, s] : sessions_) {
-        bool failed_here = step_failures_.count(id) > 0;
-        if (!s.alive() && !failed_here) continue;  // ended in an earlier step
-        core::SessionWindow w;
-        w.id = id;
-        w.profile = s.profile_name;
-        w.sla = s.sla;
-        if (failed_here) w.failure = step_failures_.at(id);
-        for (const auto& f : s.step_frames)
-            if (f.t_begin_ns >= ws && f.t_begin_ns < we) w.frames.push_back(f);
-        out.push_back(std::move(w));
+        core::SessionSpan sp{id, s.profile_name, s.started_ns, std::nullopt, ""};
+        if (s.ended_ns) {
+            sp.ended_ns = s.ended_ns;
+            if (store::is_failure(s.reason)) sp.failure = std::string(store::to_string(s.reason));
+        }
+        out.push_back(std::move(sp));
     }
     return out;
 }
 
+core::StepVerdict Controller::judge(int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check) const {
+    core::StepJudge j;
+    j.target = plan_.steps[step_];
+    j.step_start_ns = step_start_ns_;
+    j.default_sla = plan_.default_sla;
+    j.sla_for = [this](const std::string& profile) -> const Sla& { return plan_.sla_for(profile); };
+    j.frames = [this](uint32_t id, int64_t a, int64_t b) -> std::span<const FrameRecord> {
+        const auto& f = by_id_[id]->step_frames;  // by begin time (frames arrive in seq order)
+        auto lo = std::lower_bound(f.begin(), f.end(), a, [](const FrameRecord& r, int64_t t) { return r.t_begin_ns < t; });
+        auto hi = std::lower_bound(lo, f.end(), b, [](const FrameRecord& r, int64_t t) { return r.t_begin_ns < t; });
+        return {f.data() + (lo - f.begin()), static_cast<size_t>(hi - lo)};
+    };
+    if (gpu_)
+        j.gpu_memory = [this](int64_t a, int64_t b, double limit) { return gpu_->check_memory(a, b, limit); };
+    const auto sp = spans();
+    return core::judge_span(j, sp, t0, t1, gpu_check);
+}
+
+void Controller::store_verdict(int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v, int64_t judged_ns) {
+    store::VerdictRow r;
+    r.step_idx = static_cast<int>(step_);
+    r.repeat = repeat;
+    r.target_sessions = static_cast<int>(v.target);
+    r.t0_ns = t0;
+    r.t1_ns = t1;
+    r.judged_ns = judged_ns;
+    r.pass = v.pass;
+    r.sessions = static_cast<int64_t>(v.sessions.size());
+    r.failures = v.failures;
+    r.frames = static_cast<int64_t>(v.frames);
+    r.dropped = static_cast<int64_t>(v.dropped);
+    r.fps_median = v.fps_median;
+    r.fps_min = v.fps_min;
+    r.fps_max = v.fps_max;
+    r.p95_median_ms = v.p95_median_ms;
+    r.p95_worst_ms = v.p95_worst_ms;
+    r.low1_worst_fps = v.low1_worst_fps;
+    r.latency_p95_worst_ms = v.latency_p95_worst_ms;
+    r.stutter_worst = v.stutter_worst;
+    r.fairness = v.fairness;
+    r.gpu_mem_peak_pct = v.gpu_mem_peak_pct;
+    r.reasons = v.reasons;
+    store_->add_verdict(std::move(r));
+}
+
+core::MaxDensity Controller::density() const {
+    std::vector<core::StepPass> pass;
+    for (const auto& o : outcomes_) pass.push_back({o.verdict.target, o.judged && o.verdict.pass});
+    return core::max_density(pass);
+}
+
+// Every running session that began before `we` has sent a frame that began at or after it, or
+// (in a think pause) a HEARTBEAT stamped a second past it with every frame it counts received:
+// then no frame that began inside the window is still on its way, and the live verdict sees
+// the frames the report will read back.
+bool Controller::telemetry_past(int64_t we) const {
+    for (const auto& [id, s] : sessions_) {
+        if (!s.alive() || s.started_ns >= we) continue;
+        if (s.last_frame_begin_ns >= we) continue;
+        if (s.last_heartbeat_ns >= we + 1'000'000'000 && s.next_seq >= s.heartbeat_frames) continue;
+        return false;
+    }
+    return true;
+}
+
+void Controller::judge_ready() {
+    // Windows close in order; judge them in order. A session that keeps silent past the
+    // heartbeat timeout is declared hung first, so this cannot wait forever; the cap is a backstop.
+    while (!pending_.empty() && phase_ == Phase::measuring) {
+        const PendingJudge p = pending_.front();
+        const bool overdue = double(now_ns() - p.we) * 1e-9 > plan_.heartbeat_timeout_s + 5;
+        if (!telemetry_past(p.we) && !overdue) return;
+        pending_.erase(pending_.begin());
+        judge_window(p.repeat, p.ws, p.we, p.last);
+    }
+}
+
 void Controller::judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last) {
-    uint32_t target = plan_.steps[step_];
-    core::StepVerdict v = core::judge_step(target, windows(ws, we), plan_.default_sla.failures);
-    apply_gpu_memory_bound(v, ws, we, false);
-    store::StepResult sr;
+    core::StepVerdict v = judge(ws, we);
+    store::StepEnd sr;
     sr.idx = static_cast<int>(step_);
     sr.repeat = static_cast<int>(repeat);
     sr.window_start_ns = ws;
@@ -431,6 +514,7 @@ void Controller::judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last
     sr.verdict = v.pass ? "pass" : "fail";
     sr.detail = v.reasons.empty() ? "" : v.reasons.front();
     store_->end_step(sr);
+    store_verdict(static_cast<int>(repeat), ws, we, v, sr.ended_ns);
     window_verdicts_.push_back(std::move(v));
     if (last) end_step();
 }
@@ -440,17 +524,16 @@ void Controller::end_step() {
     // The step's verdict pools every window: all frames from the first window's start.
     StepOutcome o;
     o.index = static_cast<uint32_t>(step_);
-    o.verdict = core::judge_step(target, windows(measure_start_ns_, now_ns()), plan_.default_sla.failures);
-    apply_gpu_memory_bound(o.verdict, measure_start_ns_, now_ns(), true);
-    for (const auto& w : window_verdicts_)
-        if (!w.pass && o.verdict.pass) {
-            o.verdict.pass = false;
-            o.verdict.reasons.push_back("a measurement window failed: " +
-                                        (w.reasons.empty() ? std::string("?") : w.reasons.front()));
-        }
+    core::GpuMemoryCheck gpu;
+    o.verdict = judge(measure_start_ns_, measure_end_ns_, &gpu);
+    if (gpu_ && !gpu.checked)
+        store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(step_ + 1) + ": " + gpu.detail});
+    core::fold_windows(o.verdict, window_verdicts_);
     o.judged = true;
+    const int64_t judged = now_ns();  // the verdict row and its event share the time (the monitor pairs them)
+    store_verdict(store::pooled_repeat, measure_start_ns_, measure_end_ns_, o.verdict, judged);
     outcomes_.push_back(o);
-    store_->add_event({now_ns(), std::nullopt, "step-verdict",
+    store_->add_event({judged, std::nullopt, "step-verdict",
                        "step " + std::to_string(step_ + 1) + " (" + std::to_string(target) + " sessions): " +
                            (o.verdict.pass ? "pass" : "fail: " + o.verdict.reasons.front())});
     out_.step_done(o, plan_.steps.size());
@@ -479,6 +562,11 @@ bool Controller::on_hello(const wire::Hello& h, pid_t peer) {
     store_->set_session_device(static_cast<int>(s.id), d);
     s.device = h.device_name;
     s.software = h.software;
+    if (host_.gpu.empty() && !h.device_name.empty()) {
+        host_.gpu = h.device_name;
+        host_.driver = h.driver_name + (h.driver_info.empty() ? "" : " " + h.driver_info);
+        store_->add_host(host_);  // replaces the row
+    }
     if (h.software && !plan_.allow_software)
         fail_session(s, SessionEnd::software_fallback, "landed on software renderer " + h.device_name, SIGKILL);
     return true;
@@ -494,6 +582,7 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
             if (r.seq > s.next_seq) s.gaps += r.seq - s.next_seq;
             s.next_seq = std::max<uint64_t>(s.next_seq, r.seq + 1);
             if (r.interval_ns >= 0) recent_intervals_.push_back(double(r.interval_ns) * 1e-6);
+            s.last_frame_begin_ns = std::max(s.last_frame_begin_ns, r.t_begin_ns);
         }
         s.received += f->frames.size();
         s.recent_frames += f->frames.size();
@@ -501,6 +590,7 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
         store_->add_frames(static_cast<int>(id), std::move(f->frames));
     } else if (auto* hb = std::get_if<wire::Heartbeat>(&m)) {
         s.heartbeat_frames = hb->frames_emitted;
+        s.last_heartbeat_ns = hb->t_ns;
     } else if (auto* e = std::get_if<wire::Event>(&m)) {
         std::string kind = "session-" + std::string(wire::to_string(e->kind));
         std::replace(kind.begin(), kind.end(), '_', '-');
@@ -508,6 +598,8 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
         if (e->kind == wire::EventKind::device_lost && s.reason == SessionEnd::running) {
             s.reason = SessionEnd::device_lost;
             s.detail = e->text;
+            s.ended_ns = s.last_seen_ns;
+            if (phase_ != Phase::stopping && phase_ != Phase::done) step_failures_[s.id] = "device-lost";
         }
     } else if (auto* b = std::get_if<wire::Bye>(&m)) {
         s.saw_bye = true;
@@ -539,6 +631,7 @@ void Controller::fail_session(Session& s, SessionEnd reason, const std::string& 
     if (s.reason == SessionEnd::running) {
         s.reason = reason;
         s.detail = detail;
+        if (!s.ended_ns) s.ended_ns = now_ns();
     }
     if (phase_ != Phase::stopping && phase_ != Phase::done) step_failures_[s.id] = std::string(store::to_string(s.reason));
     store_->add_event({now_ns(), static_cast<int>(s.id), "session-" + std::string(store::to_string(reason)), detail});
@@ -550,6 +643,7 @@ void Controller::on_exit(uint32_t id, ExitStatus st) {
     s.exited = true;
     s.exit = st;
     s.exited_ns = now_ns();
+    if (!s.ended_ns) s.ended_ns = s.exited_ns;
     if (s.reason == SessionEnd::running) {
         if (s.stop_requested) {
             s.reason = st.signal == SIGKILL ? SessionEnd::killed : SessionEnd::ok;
@@ -578,7 +672,8 @@ void Controller::finalize(Session& s) {
     s.finalized = true;
     store::SessionResult r;
     r.id = static_cast<int>(s.id);
-    r.ended_ns = s.exited_ns ? s.exited_ns : now_ns();
+    if (!s.ended_ns) s.ended_ns = now_ns();
+    r.ended_ns = s.ended_ns;
     r.reason = s.reason == SessionEnd::running ? SessionEnd::ok : s.reason;
     if (s.exit.exited()) r.exit_code = s.exit.exit_code;
     if (s.exit.signal) r.signal = s.exit.signal;
@@ -622,7 +717,9 @@ void Controller::maybe_done() {
     for (auto& [id, s] : sessions_)
         if (!s.finalized) return;
     phase_ = Phase::done;
-    store_->end_run(final_status_);
+    // A run stopped by a signal has no max density to stand by.
+    store_->end_run(final_status_, 0,
+                    final_status_ == store::RunStatus::finished ? std::optional<int64_t>(density().sessions) : std::nullopt);
     try {
         store_->finish();
     } catch (const store::StoreError& e) {
@@ -709,24 +806,6 @@ void Controller::open_gpu() {
     for (const auto& why : gpu_->unavailable()) store_->add_event({t, std::nullopt, "gpu-unavailable", why});
 }
 
-void Controller::apply_gpu_memory_bound(core::StepVerdict& v, int64_t ws, int64_t we, bool record) {
-    if (!gpu_) return;
-    // GPU memory is the device's, shared by every session: the strictest bound among them.
-    double limit = INFINITY;
-    for (const auto& w : v.sessions) {
-        auto it = sessions_.find(w.id);
-        if (it != sessions_.end() && it->second.sla) limit = std::min(limit, it->second.sla->gpu_memory_pct);
-    }
-    if (std::isinf(limit)) limit = plan_.default_sla.gpu_memory_pct;
-    core::GpuMemoryCheck c = gpu_->check_memory(ws, we, limit);
-    if (c.checked && !c.pass) {
-        v.pass = false;
-        v.reasons.insert(v.reasons.begin(), c.detail);  // the device ran out: the most telling reason
-    }
-    if (!c.checked && record)
-        store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(step_ + 1) + ": " + c.detail});
-}
-
 void Controller::check_store(int64_t t) {
     if (phase_ == Phase::done) return;
     if (store_failure_.empty()) {
@@ -761,6 +840,7 @@ void Controller::on_tick() {
         for (auto& [id, s] : sessions_)
             if (s.exited && !s.finalized && double(t - s.exited_ns) * 1e-9 > exit_drain_s) finalize(s);
     }
+    judge_ready();
     if (phase_ == Phase::starting) {
         bool all_in = true;
         for (auto& [id, s] : sessions_)
@@ -796,11 +876,7 @@ void Controller::on_tick() {
         st.fps_median = fps.empty() ? 0 : stats::median(fps);
         st.p95_ms = recent_intervals_.empty() ? NAN : stats::percentile_nearest_rank(recent_intervals_, 95);
         recent_intervals_.clear();
-        st.passed = 0;
-        for (const auto& o : outcomes_) {
-            if (!o.verdict.pass) break;
-            st.passed = o.verdict.target;
-        }
+        st.passed = density().sessions;
         st.failed_steps = 0;
         for (const auto& o : outcomes_) st.failed_steps += !o.verdict.pass;
         st.elapsed_s = double(t - run_start_ns_) * 1e-9;
@@ -831,10 +907,7 @@ core::LiveState Controller::live_state() {
     st.alive = alive_count();
     st.phase = phase_name();
     st.phase_left_s = std::max(0.0, double(phase_end_ns_ - t) * 1e-9);
-    for (const auto& o : outcomes_) {
-        if (!o.verdict.pass) break;
-        st.max_density_so_far = o.verdict.target;
-    }
+    st.max_density_so_far = density().sessions;
     st.host_cpu_pct = last_host_cpu_pct;
     MemInfo mem = read_meminfo();
     st.host_mem_total_bytes = double(mem.total_bytes);

@@ -7,7 +7,7 @@
 
 #include "orchestrator/live_observer.h"
 #include "core/plan.h"
-#include "core/verdict.h"
+#include "core/step_rules.h"
 
 namespace seatmark::orchestrator {
 

@@ -18,11 +18,6 @@
 
 namespace seatmark::report {
 
-bool is_failure(store::SessionEnd e) {
-    using store::SessionEnd;
-    return e != SessionEnd::ok && e != SessionEnd::killed && e != SessionEnd::running;
-}
-
 const Sla& RunAnalysis::sla_for(const std::string& profile) const {
     auto it = sla.find(profile);
     return it == sla.end() ? default_sla : it->second;
@@ -49,19 +44,19 @@ void find_devices(RunAnalysis& a) {
 void read_steps(RunAnalysis& a, const std::vector<store::StepRow>& rows) {
     for (const auto& row : rows) {
         if (a.steps.empty() || a.steps.back().idx != row.idx) {
-            StepResult s;
+            StepAnalysis s;
             s.idx = row.idx;
             s.target = static_cast<uint32_t>(row.target_sessions);
             s.started_ns = row.started_ns;
             s.measured = true;
             a.steps.push_back(std::move(s));
         }
-        StepResult& s = a.steps.back();
+        StepAnalysis& s = a.steps.back();
         if (!row.window_start_ns || !row.window_end_ns) {
             s.measured = false;  // the run ended inside this window
             continue;
         }
-        WindowResult w;
+        WindowAnalysis w;
         w.repeat = row.repeat;
         w.start_ns = *row.window_start_ns;
         w.end_ns = *row.window_end_ns;
@@ -87,43 +82,87 @@ void read_steps(RunAnalysis& a, const std::vector<store::StepRow>& rows) {
     }
 }
 
-// The orchestrator's own pooled step verdict, where it recorded one as an event:
-// "step 3 (4 sessions): pass" / "step 3 (4 sessions): fail: <reason>".
-void read_step_verdict_events(RunAnalysis& a, const std::vector<store::EventRow>& events) {
-    for (const auto& e : events) {
-        if (e.kind != "step-verdict" || !e.detail.starts_with("step ")) continue;
-        const int n = std::atoi(e.detail.c_str() + 5);
-        for (auto& s : a.steps)
-            if (s.idx == n - 1 && !s.windows.empty()) {
-                if (e.detail.find("): pass") != std::string::npos) s.stored = "pass";
-                else if (e.detail.find("): fail") != std::string::npos) s.stored = "fail";
-                s.agrees = !s.stored || (*s.stored == "pass") == s.verdict.pass;
+// The verdict rows the orchestrator stored, beside the recomputed ones: the step's pooled row
+// decides its stored pass/fail, and every figure and reason must agree.
+void compare_stored_verdicts(RunAnalysis& a, const std::vector<store::VerdictRow>& rows) {
+    for (const auto& row : rows)
+        for (auto& s : a.steps) {
+            if (s.idx != row.step_idx) continue;
+            if (row.repeat == store::pooled_repeat) {
+                s.stored_verdict = row;
+                s.stored = row.pass ? "pass" : "fail";
+            } else {
+                for (auto& w : s.windows)
+                    if (w.repeat == row.repeat) w.stored_verdict = row;
             }
+        }
+    for (auto& s : a.steps) {
+        if (!s.stored_verdict) {
+            s.agrees = !s.stored || (*s.stored == "pass") == s.verdict.pass;
+            continue;
+        }
+        s.disagreements = verdict_differences(*s.stored_verdict, s.verdict);
+        for (const auto& w : s.windows)
+            if (w.stored_verdict)
+                for (const auto& d : verdict_differences(*w.stored_verdict, w.verdict))
+                    s.disagreements.push_back("window " + std::to_string(w.repeat + 1) + ": " + d);
+        s.agrees = s.disagreements.empty();
     }
 }
 
-// Max density: the last step such that it and every step below it passed. The knee: the
-// first step whose p95 (median over sessions) exceeds the first step's by the plan's margin.
+// Max density and the knee, by core's rules.
 void find_density_and_knee(RunAnalysis& a) {
-    for (size_t k = 0; k < a.steps.size(); ++k) {
-        if (!a.steps[k].measured || !a.steps[k].verdict.pass) break;
-        a.max_density = a.steps[k].target;
-        a.max_density_step = k;
+    std::vector<core::StepPass> pass;
+    std::vector<double> p95;
+    for (const auto& s : a.steps) {
+        pass.push_back({s.target, s.measured && s.verdict.pass});
+        p95.push_back(s.windows.empty() ? NAN : s.verdict.p95_median_ms);
     }
-    a.knee.margin_pct = a.knee_margin_pct;
-    if (a.steps.empty() || a.steps[0].windows.empty()) return;
-    const double base = a.steps[0].verdict.p95_median_ms;
-    if (!std::isfinite(base) || base <= 0) return;
-    a.knee.has_baseline = true;
-    a.knee.baseline_ms = base;
-    a.knee.threshold_ms = base * (1 + a.knee_margin_pct / 100);
-    for (size_t k = 1; k < a.steps.size(); ++k)
-        if (!a.steps[k].windows.empty() && std::isfinite(a.steps[k].verdict.p95_median_ms) &&
-            a.steps[k].verdict.p95_median_ms > a.knee.threshold_ms) {
-            a.knee.step = k;
-            break;
-        }
+    const core::MaxDensity d = core::max_density(pass);
+    a.max_density = d.sessions;
+    a.max_density_step = d.step;
+    a.knee = core::find_knee(p95, a.knee_margin_pct);
 }
+
+}  // namespace
+
+std::vector<std::string> verdict_differences(const store::VerdictRow& r, const core::StepVerdict& v) {
+    std::vector<std::string> out;
+    auto num = [&out](const char* name, double stored, double recomputed) {
+        if (std::isnan(stored) && std::isnan(recomputed)) return;
+        if (stored != recomputed)
+            out.push_back(std::string(name) + ": stored " + std::to_string(stored) + ", recomputed " +
+                          std::to_string(recomputed));
+    };
+    if (r.pass != v.pass)
+        out.push_back(std::string("verdict: stored ") + (r.pass ? "pass" : "fail") + ", recomputed " +
+                      (v.pass ? "pass" : "fail"));
+    num("sessions", double(r.sessions), double(v.sessions.size()));
+    num("failures", double(r.failures), double(v.failures));
+    num("frames", double(r.frames), double(v.frames));
+    num("dropped", double(r.dropped), double(v.dropped));
+    num("fps_median", r.fps_median, v.fps_median);
+    num("fps_min", r.fps_min, v.fps_min);
+    num("fps_max", r.fps_max, v.fps_max);
+    num("p95_median_ms", r.p95_median_ms, v.p95_median_ms);
+    num("p95_worst_ms", r.p95_worst_ms, v.p95_worst_ms);
+    num("low1_worst_fps", r.low1_worst_fps, v.low1_worst_fps);
+    num("latency_p95_worst_ms", r.latency_p95_worst_ms, v.latency_p95_worst_ms);
+    num("stutter_worst", r.stutter_worst, v.stutter_worst);
+    num("fairness", r.fairness, v.fairness);
+    num("gpu_mem_peak_pct", r.gpu_mem_peak_pct, v.gpu_mem_peak_pct);
+    if (r.reasons != v.reasons) {
+        auto join = [](const std::vector<std::string>& x) {
+            std::string t;
+            for (const auto& s : x) t += (t.empty() ? "" : " | ") + s;
+            return "[" + t + "]";
+        };
+        out.push_back("reasons: stored " + join(r.reasons) + ", recomputed " + join(v.reasons));
+    }
+    return out;
+}
+
+namespace {
 
 RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts) {
     RunAnalysis a;
@@ -159,9 +198,10 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
 
     judge_steps(a.steps, {a.sessions, frames, [&a](const std::string& p) -> const Sla& { return a.sla_for(p); },
                           a.default_sla, gpu_memory_points(samples), threads});
-    const auto events = reader.events();
-    read_step_verdict_events(a, events);
+    compare_stored_verdicts(a, reader.verdicts());
+    a.stored_max_density = a.run.max_density;
     find_density_and_knee(a);
+    const auto events = reader.events();
     attach_use(a.steps, samples);
 
     set_time_span(a, frames, samples);

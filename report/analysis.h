@@ -1,6 +1,7 @@
 #pragma once
-// The density analysis of one run database: every step re-judged from its frames with the
-// orchestrator's own judge (core/verdict.h), max density, the VSImax-style knee,
+// The density analysis of one run database: every step re-judged from its frames with core's
+// rules (core/step_rules.h), the ones the orchestrator judged with live, and compared with the
+// verdicts it stored (store: verdicts, verdict_reasons); max density, the VSImax-style knee,
 // repeat-window confidence intervals, and the time lines the charts draw. Renderers
 // (html.h, markdown.h, data_export.h), check.h and compare.h read only this.
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "core/sla.h"
 #include "store/records.h"
+#include "core/step_rules.h"
 #include "core/verdict.h"
 
 namespace seatmark::report {
@@ -23,12 +25,13 @@ struct Interval {
     bool available() const { return n >= 2; }
 };
 
-struct WindowResult {
+struct WindowAnalysis {
     int repeat = 0;
     int64_t start_ns = 0, end_ns = 0;
     core::StepVerdict verdict;     // recomputed from this window's frames
     std::optional<std::string> stored;     // the verdict the orchestrator stored ("pass"/"fail")
     std::string stored_detail;
+    std::optional<store::VerdictRow> stored_verdict;  // its verdict row, when it stored one
 };
 
 // Figures of one session in one step that come from the samplers, not the frames.
@@ -39,7 +42,7 @@ struct SessionUse {
     std::string gpu_share_source;
 };
 
-struct StepResult {
+struct StepAnalysis {
     int idx = 0;
     uint32_t target = 0;
     int64_t started_ns = 0;         // the step began
@@ -47,10 +50,14 @@ struct StepResult {
     int64_t measure_start_ns = 0;   // first window start
     int64_t measure_end_ns = 0;     // last window end
     bool measured = false;          // every stored window has a start and an end
-    std::vector<WindowResult> windows;
+    std::vector<WindowAnalysis> windows;
     core::StepVerdict verdict;  // pooled over every window; pass folds in failed windows
     std::optional<std::string> stored;  // the orchestrator's step verdict: "fail" if any window failed
-    bool agrees = true;                 // recomputed pass/fail equals the stored one (when stored)
+    std::optional<store::VerdictRow> stored_verdict;  // its pooled verdict row, when it stored one
+    // Recomputed equals stored: with verdict rows, every figure and reason of the step and its
+    // windows (disagreements lists what differs); without, pass/fail only.
+    bool agrees = true;
+    std::vector<std::string> disagreements;
     std::map<uint32_t, SessionUse> use; // per session id
     // Medians over sessions of per-session percentiles (the p95 one is verdict.p95_median_ms).
     double p50_median_ms = 0, p99_median_ms = 0;
@@ -67,13 +74,7 @@ struct StepResult {
     double session_cpu_mean_pct = -1;  // mean over sessions of their mean process CPU %
 };
 
-struct Knee {
-    bool has_baseline = false;
-    double baseline_ms = 0;    // p95 (median over sessions) of the first step
-    double margin_pct = 25;    // from the plan
-    double threshold_ms = 0;   // baseline x (1 + margin/100)
-    std::optional<size_t> step;  // index into RunAnalysis::steps of the first step above it
-};
+using Knee = core::Knee;  // core/step_rules.h: find_knee
 
 struct DeviceUse {
     std::string device_name, device_type, driver_name, driver_info;
@@ -135,8 +136,9 @@ struct RunAnalysis {
     std::vector<store::SessionRow> sessions;
     std::vector<DeviceUse> devices;
     bool any_software = false;
-    std::vector<StepResult> steps;
-    uint32_t max_density = 0;               // sessions; 0: no passing step
+    std::vector<StepAnalysis> steps;
+    uint32_t max_density = 0;               // sessions; 0: no passing step (core::max_density)
+    std::optional<int64_t> stored_max_density;  // as the orchestrator stored it (runs.max_density)
     std::optional<size_t> max_density_step; // index into steps
     Knee knee;
     uint64_t frames = 0;
@@ -160,7 +162,8 @@ struct AnalyzeOptions {
 // database (missing, foreign, truncated, damaged), naming the file.
 RunAnalysis analyze(const std::string& db_path, const AnalyzeOptions& options = {});
 
-// Whether a session end reason is a failure of the session (not ok, killed or running).
-bool is_failure(store::SessionEnd e);
+// What differs between a stored verdict row and a recomputed verdict (every figure and
+// reason; NaN equals NaN); empty when they are the same.
+std::vector<std::string> verdict_differences(const store::VerdictRow& stored, const core::StepVerdict& v);
 
 }  // namespace seatmark::report

@@ -25,8 +25,8 @@ inline constexpr double heat_edges[] = {0.25, 0.5, 0.75, 0.9, 1.0, 1.1, 1.25, 1.
 inline constexpr const char* heat_colours[] = {"#006837", "#1a9850", "#66bd63", "#a6d96a", "#d9ef8b", "#fee08b",
                                                "#fdae61", "#f46d43", "#d73027", "#a50026", "#67001f"};
 
-inline std::vector<const StepResult*> measured_steps(const RunAnalysis& a) {
-    std::vector<const StepResult*> v;
+inline std::vector<const StepAnalysis*> measured_steps(const RunAnalysis& a) {
+    std::vector<const StepAnalysis*> v;
     for (const auto& s : a.steps)
         if (!s.windows.empty()) v.push_back(&s);
     return v;
@@ -62,7 +62,7 @@ inline void time_axis(svg::Writer& w, const svg::Scale& x, double total_s, doubl
     }
 }
 
-inline std::string step_tip(const StepResult& s) {
+inline std::string step_tip(const StepAnalysis& s) {
     return std::to_string(s.target) + " sessions: p95 " + num(s.verdict.p95_median_ms) + " ms (median), worst " +
            num(s.verdict.p95_worst_ms) + " ms; FPS " + num(s.verdict.fps_median) + "; " +
            (s.verdict.pass ? "pass" : "fail: " + (s.verdict.reasons.empty() ? std::string("?") : s.verdict.reasons[0]));

@@ -141,7 +141,7 @@ std::string fps_chart(const RunAnalysis& a) {
     w.line(L, H - B, W - R, H - B, axis_colour, 1);
     size_t every = std::max<size_t>(1, steps.size() / 14 + 1);
     for (size_t i = 0; i < steps.size(); ++i) {
-        const StepResult& s = *steps[i];
+        const StepAnalysis& s = *steps[i];
         double cx = L + band * (double(i) + 0.5);
         if (i % 2 == 1) w.rect(L + band * double(i), T, band, H - B - T, "#00000008");
         if (i % every == 0 || i + 1 == steps.size())

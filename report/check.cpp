@@ -73,7 +73,7 @@ CheckReport run_check(const RunAnalysis& a, const References& refs) {
     size_t applied = 0;
     for (const auto& e : refs.entries) {
         if (e.host != "*" && e.host != a.run.host) continue;
-        const StepResult* step = nullptr;
+        const StepAnalysis* step = nullptr;
         std::string step_label;
         std::string missing;
         if (e.step) {

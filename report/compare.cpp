@@ -16,13 +16,13 @@ using nlohmann::json;
 constexpr const char* compared[] = {"fps_median", "p95_ms", "p95_worst_ms", "low1_fps", "latency_p95_ms",
                                     "stutter_pct", "failures", "fairness", "host_cpu_pct"};
 
-const StepResult* step_with(const RunAnalysis& a, uint32_t target) {
+const StepAnalysis* step_with(const RunAnalysis& a, uint32_t target) {
     for (const auto& s : a.steps)
         if (s.target == target) return &s;
     return nullptr;
 }
 
-std::string verdict_word(const StepResult* s) {
+std::string verdict_word(const StepAnalysis* s) {
     if (!s) return "-";
     if (s->windows.empty()) return "not measured";
     return s->verdict.pass ? "pass" : "fail";
@@ -73,8 +73,8 @@ std::string compare_text(const RunAnalysis& a, const RunAnalysis& b) {
     out += "  " + pad("sessions", 9) + pad("metric", 16) + pad("A", 11, true) + pad("B", 11, true) +
            pad("B - A", 11, true) + pad("B - A %", 11, true) + "\n";
     for (uint32_t t : targets(a, b)) {
-        const StepResult* sa = step_with(a, t);
-        const StepResult* sb = step_with(b, t);
+        const StepAnalysis* sa = step_with(a, t);
+        const StepAnalysis* sb = step_with(b, t);
         bool first = true;
         for (const char* m : compared) {
             double va = metric_value(a, sa, "*", m), vb = metric_value(b, sb, "*", m);
@@ -108,8 +108,8 @@ json compare_json(const RunAnalysis& a, const RunAnalysis& b) {
     j["max_density_diff"] = int64_t(b.max_density) - int64_t(a.max_density);
     j["steps"] = json::array();
     for (uint32_t t : targets(a, b)) {
-        const StepResult* sa = step_with(a, t);
-        const StepResult* sb = step_with(b, t);
+        const StepAnalysis* sa = step_with(a, t);
+        const StepAnalysis* sb = step_with(b, t);
         json s = {{"sessions", t}, {"verdict_a", verdict_word(sa)}, {"verdict_b", verdict_word(sb)}};
         for (const char* m : compared) {
             double va = metric_value(a, sa, "*", m), vb = metric_value(b, sb, "*", m);

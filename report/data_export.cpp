@@ -211,7 +211,7 @@ json report_json(const RunAnalysis& a) {
                    {"started_s", a.seconds(s.started_ns)},
                    {"ended_s", s.ended_ns ? json(a.seconds(*s.ended_ns)) : json(nullptr)},
                    {"end_reason", std::string(store::to_string(s.end_reason))},
-                   {"failed", is_failure(s.end_reason)},
+                   {"failed", store::is_failure(s.end_reason)},
                    {"exit_code", s.exit_code ? json(*s.exit_code) : json(nullptr)},
                    {"signal", s.signal ? json(*s.signal) : json(nullptr)},
                    {"frames_received", s.frames_received},

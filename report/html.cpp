@@ -114,7 +114,7 @@ std::string step_rows(const RunAnalysis& a) {
 std::string session_rows(const RunAnalysis& a) {
     std::string h;
     for (const auto& s : a.sessions) {
-        bool failed = is_failure(s.end_reason);
+        bool failed = store::is_failure(s.end_reason);
         h += std::string("<tr") + (failed ? " class=\"fail\"" : "") + ">";
         h += td(std::to_string(s.id), "l");
         h += td(e(s.profile), "l");

@@ -30,7 +30,7 @@ const MetricInfo* find_metric(std::string_view name) {
     return nullptr;
 }
 
-StepFigures step_figures(const StepResult& s, const std::string& profile) {
+StepFigures step_figures(const StepAnalysis& s, const std::string& profile) {
     StepFigures f;
     std::vector<double> fps, p95;
     double low1 = NAN, lat = NAN, stutter = NAN;
@@ -61,7 +61,7 @@ StepFigures step_figures(const StepResult& s, const std::string& profile) {
     return f;
 }
 
-double metric_value(const RunAnalysis& a, const StepResult* s, const std::string& profile, std::string_view metric) {
+double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::string& profile, std::string_view metric) {
     if (metric == "max_density") return double(a.max_density);
     if (!s || s->windows.empty()) return NAN;
     StepFigures f = step_figures(*s, profile);

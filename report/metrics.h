@@ -29,9 +29,9 @@ struct StepFigures {
     double fps_median = NAN, p95_ms = NAN, p95_worst_ms = NAN, low1_fps = NAN, latency_p95_ms = NAN,
            stutter_pct = NAN, failures = 0, fairness = NAN, host_cpu_pct = NAN, dropped = 0;
 };
-StepFigures step_figures(const StepResult& s, const std::string& profile = "*");
+StepFigures step_figures(const StepAnalysis& s, const std::string& profile = "*");
 
 // A metric's value for a step (nullptr: the run, for per-run metrics). NaN when it has none.
-double metric_value(const RunAnalysis& a, const StepResult* s, const std::string& profile, std::string_view metric);
+double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::string& profile, std::string_view metric);
 
 }  // namespace seatmark::report

@@ -1,12 +1,7 @@
 #pragma once
-// Judges every step of a run from its frames exactly as the orchestrator judged it live
-// (orchestrator/run_controller.cpp): each measurement window on its own, then the step pooled
-// over all its windows (first window start .. last window end), failing also when any window
-// failed; the GPU memory bound as core/gpu_memory_check.h checks it.
-//
-// Who is in a step: the sessions running at the end of the window(s), plus those that failed
-// since the step began (a failure counts in the step it ended in; ok/killed/running are not
-// failures). Sessions that ended before the step are not in it.
+// Judges every step of a run from its frames with core's rules (core/step_rules.h), the
+// same the orchestrator judged it with live: each measurement window on its own, then the
+// step pooled over all its windows, failing also when any window failed.
 #include <functional>
 #include <map>
 #include <string>
@@ -14,6 +9,7 @@
 
 #include "common/frame_record.h"
 #include "core/sla.h"
+#include "core/step_rules.h"
 #include "store/records.h"
 #include "core/gpu_memory_check.h"
 #include "report/analysis.h"
@@ -33,6 +29,9 @@ struct JudgeInputs {
 
 // Fills every step's verdicts (windows and pooled), the medians over sessions, the
 // repeat-window confidence intervals and the agreement with the stored verdicts.
-void judge_steps(std::vector<StepResult>& steps, const JudgeInputs& in);
+void judge_steps(std::vector<StepAnalysis>& steps, const JudgeInputs& in);
+
+// The sessions as core's membership rule reads them (a failure: store::is_failure).
+std::vector<core::SessionSpan> session_spans(const std::vector<store::SessionRow>& sessions);
 
 }  // namespace seatmark::report

@@ -58,7 +58,7 @@ std::vector<core::GpuMemoryPoint> gpu_memory_points(const SampleSet& samples) {
     return points;
 }
 
-void attach_use(std::vector<StepResult>& steps, const SampleSet& samples) {
+void attach_use(std::vector<StepAnalysis>& steps, const SampleSet& samples) {
     // Samples: host-wide CPU, memory and GPU; per-session CPU, memory and GPU share.
     const MetricSeries* host_cpu = samples.get("host_cpu_pct");
     const MetricSeries* gpu_util = samples.get("gpu_util_pct");

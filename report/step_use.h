@@ -18,6 +18,6 @@ bool wanted_metric(std::string_view metric);
 std::vector<core::GpuMemoryPoint> gpu_memory_points(const SampleSet& samples);
 
 // Fills each measured step's host and per-session use from the samples in its windows.
-void attach_use(std::vector<StepResult>& steps, const SampleSet& samples);
+void attach_use(std::vector<StepAnalysis>& steps, const SampleSet& samples);
 
 }  // namespace seatmark::report

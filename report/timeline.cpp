@@ -72,7 +72,7 @@ void build_heatmap(RunAnalysis& a, const FrameMap& frames, int bins_wanted, int 
         auto it = frames.find(s.id);
         int64_t last_frame = (it != frames.end() && !it->second.empty()) ? it->second.back().t_begin_ns : s.started_ns;
         row.ended_ns = s.ended_ns ? *s.ended_ns : std::max(last_frame, a.t1_ns);
-        if (is_failure(s.end_reason)) row.failure = std::string(store::to_string(s.end_reason));
+        if (store::is_failure(s.end_reason)) row.failure = std::string(store::to_string(s.end_reason));
         std::vector<double> scratch;
         fill_heat_row(row, it != frames.end() ? std::span<const FrameRecord>(it->second) : std::span<const FrameRecord>(),
                       a.heat.t0, a.heat.bin_ns, bins, scratch);
@@ -94,7 +94,7 @@ void build_host_series(RunAnalysis& a, const SampleSet& samples) {
 
 void build_marks(RunAnalysis& a, const std::vector<store::EventRow>& events) {
     for (const auto& s : a.sessions)
-        if (is_failure(s.end_reason) && s.ended_ns)
+        if (store::is_failure(s.end_reason) && s.ended_ns)
             a.marks.push_back({a.seconds(*s.ended_ns), static_cast<uint32_t>(s.id),
                                std::string(store::to_string(s.end_reason)), s.detail});
     for (const auto& e : events) {

@@ -134,7 +134,7 @@ const std::vector<Definition>& definitions() {
     return d;
 }
 
-std::string verdict_text(const StepResult& s) {
+std::string verdict_text(const StepAnalysis& s) {
     if (s.verdict.pass) return "pass";
     return "fail: " + (s.verdict.reasons.empty() ? std::string("?") : s.verdict.reasons.front());
 }

@@ -29,6 +29,6 @@ struct Definition {
 const std::vector<Definition>& definitions();
 
 // The step's verdict in words: "pass" or "fail: <first reason>".
-std::string verdict_text(const StepResult& s);
+std::string verdict_text(const StepAnalysis& s);
 
 }  // namespace seatmark::report

@@ -48,4 +48,6 @@ std::string_view to_string(SessionEnd e) { return name_of(end_names, e); }
 RunStatus parse_run_status(std::string_view s) { return parse(run_names, s, "run status"); }
 SessionEnd parse_session_end(std::string_view s) { return parse(end_names, s, "session end reason"); }
 
+bool is_failure(SessionEnd e) { return e != SessionEnd::ok && e != SessionEnd::killed && e != SessionEnd::running; }
+
 }  // namespace seatmark::store

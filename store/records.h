@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace seatmark::store {
 
@@ -29,6 +30,10 @@ std::string_view to_string(RunStatus s);
 std::string_view to_string(SessionEnd e);
 RunStatus parse_run_status(std::string_view s);
 SessionEnd parse_session_end(std::string_view s);
+
+// Whether a session end reason is a failure of the session (not ok, killed or running): a
+// failure counts against the step it happened in (core/step_rules.h).
+bool is_failure(SessionEnd e);
 
 // ---- writer inputs -------------------------------------------------------------------------
 
@@ -54,12 +59,33 @@ struct StepInfo {
     int64_t started_ns = 0;
 };
 
-struct StepResult {  // end_step(): identifies the step by (idx, repeat)
+struct StepEnd {  // end_step(): a measurement window closed and was judged; identifies it by (idx, repeat)
     int idx = 0, repeat = 0;
     int64_t window_start_ns = 0, window_end_ns = 0;  // measured window [start, end)
     int64_t ended_ns = 0;
     std::optional<std::string> verdict;  // "pass" / "fail"; nullopt when not judged
     std::string detail;                  // why, e.g. the first SLA clause that failed
+};
+
+// A verdict as the orchestrator judged it (core/step_rules.h): one measurement window
+// (repeat >= 0) or the step pooled over all its windows (repeat == pooled_repeat).
+inline constexpr int pooled_repeat = -1;
+struct VerdictRow {
+    int step_idx = 0;
+    int repeat = pooled_repeat;
+    int target_sessions = 0;
+    int64_t t0_ns = 0, t1_ns = 0;  // frames that began in [t0, t1); membership decided at t1
+    int64_t judged_ns = 0;         // when the orchestrator judged it
+    bool pass = false;
+    int64_t sessions = 0;          // sessions judged
+    int64_t failures = 0;          // of them, failed
+    int64_t frames = 0, dropped = 0;
+    double fps_median = 0, fps_min = 0, fps_max = 0;   // over sessions' FPS
+    double p95_median_ms = 0, p95_worst_ms = 0;        // NaN (NULL) when no session had an interval
+    double low1_worst_fps = 0, latency_p95_worst_ms = 0, stutter_worst = 0;
+    double fairness = 1;
+    double gpu_mem_peak_pct = -1;  // -1: GPU memory bound not checked
+    std::vector<std::string> reasons;  // why it failed, most telling first
 };
 
 struct SessionDevice {  // what the session reported it really got
@@ -93,6 +119,7 @@ struct RunRow : RunInfo {
     int64_t id = 0;
     std::optional<int64_t> ended_unix_ns;  // nullopt until the run ended
     RunStatus status = RunStatus::running; // as stored; see StoreReader::effective_status()
+    std::optional<int64_t> max_density;    // sessions, as the orchestrator found it; nullopt until the run ended
 };
 
 using HostRow = HostInfo;

@@ -11,7 +11,7 @@ namespace seatmark::store {
 // SQLite keeps the text of each CREATE TABLE, comments included, so `sqlite3 run.db .schema`
 // shows this documentation too.
 const char* const schema_sql = R"sql(
--- seatmark run database, schema version 1 (PRAGMA user_version = 1, application_id = 0x53454154 'SEAT').
+-- seatmark run database, schema version 2 (PRAGMA user_version = 2, application_id = 0x53454154 'SEAT').
 -- One file per run, written by `seatmark run`, read by report, check and monitor.
 -- Times: *_unix_ns are wall-clock ns since the Unix epoch (CLOCK_REALTIME). Every other *_ns
 -- column that is a point in time is CLOCK_MONOTONIC ns on the run's host (common/clock.h), the
@@ -30,9 +30,11 @@ CREATE TABLE runs (
   ended_unix_ns   INTEGER,              -- wall clock when the run ended; NULL until then
   mono_origin_ns  INTEGER NOT NULL,     -- CLOCK_MONOTONIC at the same instant as started_unix_ns
   status          TEXT NOT NULL DEFAULT 'running'
-                  CHECK (status IN ('running','finished','aborted','crashed'))
+                  CHECK (status IN ('running','finished','aborted','crashed')),
                   -- 'running' until the run ends. A file whose writer died keeps 'running';
                   -- readers report such a run as crashed (did not finish).
+  max_density     INTEGER               -- sessions: the last step such that it and every step below
+                                        -- passed (0: none); NULL until the run ended
 ) STRICT;
 
 CREATE TABLE hosts (
@@ -63,6 +65,45 @@ CREATE TABLE steps (
   PRIMARY KEY (run_id, idx, repeat)
 ) STRICT;
 
+-- The verdicts as the orchestrator judged them (core/step_rules.h), written when judged: one
+-- row per measurement window (repeat >= 0, the window of steps(idx, repeat)) and one per step
+-- pooled over all its windows (repeat = -1). `seatmark report` recomputes them from the frames
+-- with the same rules and says where they differ. Figures are over the judged sessions.
+CREATE TABLE verdicts (
+  run_id          INTEGER NOT NULL REFERENCES runs(id),
+  step_idx        INTEGER NOT NULL,     -- steps.idx
+  repeat          INTEGER NOT NULL,     -- steps.repeat of the window; -1: the step pooled over its windows
+  target_sessions INTEGER NOT NULL,
+  t0_ns           INTEGER NOT NULL,     -- judged frames began in [t0_ns, t1_ns);
+  t1_ns           INTEGER NOT NULL,     --   who is judged is decided at t1_ns
+  judged_ns       INTEGER NOT NULL,     -- when the orchestrator judged it
+  pass            INTEGER NOT NULL CHECK (pass IN (0,1)),
+  sessions        INTEGER NOT NULL,     -- sessions judged (running at t1, or failed in the step before t1)
+  failures        INTEGER NOT NULL,     -- of them, failed
+  frames          INTEGER NOT NULL,
+  dropped         INTEGER NOT NULL,     -- sequence gaps in the judged frames
+  fps_median      REAL,                 -- over sessions' FPS (frames / active time); 0 when no frames
+  fps_min         REAL,
+  fps_max         REAL,
+  p95_median_ms   REAL,                 -- over sessions' p95 frame interval; NULL when none had one
+  p95_worst_ms    REAL,
+  low1_worst_fps  REAL,
+  latency_p95_worst_ms REAL,
+  stutter_worst   REAL,                 -- share 0..1
+  fairness        REAL,                 -- Jain's index over sessions' FPS
+  gpu_mem_peak_pct REAL,                -- highest GPU memory use (the SLA's bound); -1: not checked
+  PRIMARY KEY (run_id, step_idx, repeat)
+) STRICT;
+
+CREATE TABLE verdict_reasons (
+  run_id          INTEGER NOT NULL REFERENCES runs(id),
+  step_idx        INTEGER NOT NULL,     -- verdicts(step_idx, repeat)
+  repeat          INTEGER NOT NULL,
+  ord             INTEGER NOT NULL,     -- 0: the most telling reason
+  reason          TEXT NOT NULL,        -- e.g. 'session 3: p95 45.0 ms > 33.3 ms'
+  PRIMARY KEY (run_id, step_idx, repeat, ord)
+) STRICT;
+
 CREATE TABLE sessions (
   run_id          INTEGER NOT NULL REFERENCES runs(id),
   id              INTEGER PRIMARY KEY,  -- session number within the run
@@ -74,7 +115,8 @@ CREATE TABLE sessions (
   driver_info     TEXT NOT NULL DEFAULT '',  -- VkPhysicalDeviceDriverProperties::driverInfo
   software        INTEGER NOT NULL DEFAULT 0 CHECK (software IN (0,1)),  -- 1: a software renderer
   started_ns      INTEGER NOT NULL,     -- process started
-  ended_ns        INTEGER,              -- process ended; NULL while it runs
+  ended_ns        INTEGER,              -- it stopped running: declared failed (hang, protocol, device
+                                        -- lost, ...) or exited, whichever came first; NULL while it runs
   end_reason      TEXT NOT NULL DEFAULT 'running'
                   CHECK (end_reason IN ('running','ok','crash','hang','device-lost',
                                         'software-fallback','killed','error','protocol')),
@@ -128,8 +170,8 @@ CREATE INDEX IF NOT EXISTS events_by_time ON events(t_ns);
 
 namespace {
 
-constexpr std::array<std::string_view, 7> tables{"runs", "hosts", "steps", "sessions",
-                                                 "frames", "samples", "events"};
+constexpr std::array<std::string_view, 9> tables{"runs",   "hosts",   "steps",  "sessions", "frames",
+                                                 "samples", "events", "verdicts", "verdict_reasons"};
 constexpr std::array<std::string_view, 3> indexes{"frames_by_session", "samples_by_metric",
                                                   "events_by_time"};
 
@@ -189,9 +231,14 @@ void validate_schema(const Db& db) {
         throw InputError(path + buf);
     }
     int64_t version = db.pragma_int("user_version");
+    if (version > schema_version)
+        throw InputError(path + ": schema version " + std::to_string(version) + " was written by a newer seatmark; "
+                         "this one reads schema " + std::to_string(schema_version) +
+                         ": read it with the seatmark that wrote it (runs.tool_version) or a newer one");
     if (version != schema_version)
-        throw InputError(path + ": schema version " + std::to_string(version) + ", this seatmark reads " +
-                         std::to_string(schema_version));
+        throw InputError(path + ": schema version " + std::to_string(version) + " was written by an older seatmark; "
+                         "this one reads schema " + std::to_string(schema_version) +
+                         " (verdicts stored as rows): read it with the seatmark that wrote it, or run the plan again");
     for (std::string_view t : tables)
         if (!present.count(std::string(t)))
             throw InputError(path + ": not a seatmark run database (no '" + std::string(t) + "' table)");

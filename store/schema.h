@@ -11,7 +11,7 @@
 
 namespace seatmark::store {
 
-inline constexpr int schema_version = 1;                // PRAGMA user_version
+inline constexpr int schema_version = 2;                // PRAGMA user_version
 inline constexpr int32_t application_id = 0x53454154;   // PRAGMA application_id, 'SEAT'
 inline constexpr int64_t the_run_id = 1;                // one run per file: runs.id
 

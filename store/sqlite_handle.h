@@ -74,6 +74,7 @@ public:
 
     int64_t col_int(int c) const { return sqlite3_column_int64(s_, c); }
     double col_real(int c) const { return sqlite3_column_double(s_, c); }
+    int col_type(int c) const { return sqlite3_column_type(s_, c); }  // SQLITE_NULL, SQLITE_INTEGER, ...
     std::string col_text(int c) const;
     bool col_null(int c) const { return sqlite3_column_type(s_, c) == SQLITE_NULL; }
     std::optional<int64_t> col_opt_int(int c) const;

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "common/errors.h"
@@ -130,7 +131,7 @@ StoreReader& StoreReader::operator=(StoreReader&& o) noexcept {
 RunRow StoreReader::run() const {
     Stmt s(db_,
            "SELECT id, plan_text, plan_path, tool_version, host, started_unix_ns, ended_unix_ns,"
-           " mono_origin_ns, status FROM runs ORDER BY id LIMIT 1");
+           " mono_origin_ns, status, max_density FROM runs ORDER BY id LIMIT 1");
     if (!s.step()) throw InputError(path_ + ": no run recorded (its writer stopped before the run began)");
     RunRow r;
     r.id = s.col_int(0);
@@ -142,6 +143,7 @@ RunRow StoreReader::run() const {
     r.ended_unix_ns = s.col_opt_int(6);
     r.mono_origin_ns = s.col_int(7);
     r.status = parse_run_status(s.col_text(8));
+    r.max_density = s.col_opt_int(9);
     return r;
 }
 
@@ -183,6 +185,51 @@ std::vector<StepRow> StoreReader::steps() const {
         r.verdict = s.col_opt_text(7);
         r.detail = s.col_text(8);
         out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<VerdictRow> StoreReader::verdicts() const {
+    Stmt s(db_,
+           "SELECT step_idx, repeat, target_sessions, t0_ns, t1_ns, judged_ns, pass, sessions, failures, frames,"
+           " dropped, fps_median, fps_min, fps_max, p95_median_ms, p95_worst_ms, low1_worst_fps,"
+           " latency_p95_worst_ms, stutter_worst, fairness, gpu_mem_peak_pct FROM verdicts ORDER BY step_idx, repeat");
+    // NULL is how a NaN figure was stored.
+    auto real = [&s](int c) { return s.col_type(c) == SQLITE_NULL ? std::nan("") : s.col_real(c); };
+    std::vector<VerdictRow> out;
+    while (s.step()) {
+        VerdictRow v;
+        v.step_idx = static_cast<int>(s.col_int(0));
+        v.repeat = static_cast<int>(s.col_int(1));
+        v.target_sessions = static_cast<int>(s.col_int(2));
+        v.t0_ns = s.col_int(3);
+        v.t1_ns = s.col_int(4);
+        v.judged_ns = s.col_int(5);
+        v.pass = s.col_int(6) != 0;
+        v.sessions = s.col_int(7);
+        v.failures = s.col_int(8);
+        v.frames = s.col_int(9);
+        v.dropped = s.col_int(10);
+        v.fps_median = real(11);
+        v.fps_min = real(12);
+        v.fps_max = real(13);
+        v.p95_median_ms = real(14);
+        v.p95_worst_ms = real(15);
+        v.low1_worst_fps = real(16);
+        v.latency_p95_worst_ms = real(17);
+        v.stutter_worst = real(18);
+        v.fairness = real(19);
+        v.gpu_mem_peak_pct = real(20);
+        out.push_back(std::move(v));
+    }
+    Stmt r(db_, "SELECT step_idx, repeat, reason FROM verdict_reasons ORDER BY step_idx, repeat, ord");
+    while (r.step()) {
+        const int idx = static_cast<int>(r.col_int(0)), rep = static_cast<int>(r.col_int(1));
+        for (auto& v : out)
+            if (v.step_idx == idx && v.repeat == rep) {
+                v.reasons.push_back(r.col_text(2));
+                break;
+            }
     }
     return out;
 }

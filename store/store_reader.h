@@ -43,6 +43,7 @@ public:
     RunRow run() const;  // throws InputError when the writer died before storing the run
     std::vector<HostRow> hosts() const;
     std::vector<StepRow> steps() const;        // by idx, repeat
+    std::vector<VerdictRow> verdicts() const;  // by step, repeat (the pooled one, -1, first); with reasons
     std::vector<SessionRow> sessions() const;  // by id
     std::vector<FrameRecord> frames(int session_id) const;  // by seq
     std::vector<FrameRecord> frames_in(int session_id, int64_t t0, int64_t t1) const;  // t_begin in [t0, t1), by seq

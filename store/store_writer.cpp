@@ -23,12 +23,6 @@ namespace seatmark::store {
 
 namespace {
 
-int64_t wall_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 // Removes an old database and its WAL/shm files for Options::overwrite.
 void remove_existing(const std::string& path) {
     struct stat st {};
@@ -318,19 +312,20 @@ uint64_t StoreWriter::begin_run(RunInfo run) {
         if (impl_->run_begun) throw std::logic_error(impl_->path + ": begin_run() called twice");
         impl_->run_begun = true;
     }
-    if (run.started_unix_ns == 0) run.started_unix_ns = wall_ns();
+    if (run.started_unix_ns == 0) run.started_unix_ns = unix_now_ns();
     if (run.mono_origin_ns == 0) run.mono_origin_ns = now_ns();
     impl_->enqueue(cmd::BeginRun{std::move(run)});
     return static_cast<uint64_t>(the_run_id);
 }
 
-void StoreWriter::end_run(RunStatus status, int64_t ended_unix_ns) {
-    impl_->enqueue(cmd::EndRun{status, ended_unix_ns ? ended_unix_ns : wall_ns()});
+void StoreWriter::end_run(RunStatus status, int64_t ended_unix_ns, std::optional<int64_t> max_density) {
+    impl_->enqueue(cmd::EndRun{status, ended_unix_ns ? ended_unix_ns : unix_now_ns(), max_density});
 }
 
 void StoreWriter::add_host(HostInfo host) { impl_->enqueue(cmd::AddHost{std::move(host)}); }
 void StoreWriter::begin_step(StepInfo step) { impl_->enqueue(cmd::BeginStep{step}); }
-void StoreWriter::end_step(StepResult result) { impl_->enqueue(cmd::EndStep{std::move(result)}); }
+void StoreWriter::end_step(StepEnd result) { impl_->enqueue(cmd::EndStep{std::move(result)}); }
+void StoreWriter::add_verdict(VerdictRow verdict) { impl_->enqueue(cmd::AddVerdict{std::move(verdict)}); }
 void StoreWriter::add_session(SessionInfo session) { impl_->enqueue(cmd::AddSession{std::move(session)}); }
 
 void StoreWriter::set_session_device(int session_id, SessionDevice device) {

@@ -48,10 +48,12 @@ public:
     const std::string& path() const;
 
     uint64_t begin_run(RunInfo run);  // once; returns the run id (always 1)
-    void end_run(RunStatus status, int64_t ended_unix_ns = 0);  // 0: wall clock now
+    // ended_unix_ns 0: wall clock now. max_density: the run's result, when it has one.
+    void end_run(RunStatus status, int64_t ended_unix_ns = 0, std::optional<int64_t> max_density = std::nullopt);
     void add_host(HostInfo host);
     void begin_step(StepInfo step);
-    void end_step(StepResult result);
+    void end_step(StepEnd result);
+    void add_verdict(VerdictRow verdict);  // with its reasons
     void add_session(SessionInfo session);
     void set_session_device(int session_id, SessionDevice device);
     void update_session_end(SessionResult result);

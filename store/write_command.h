@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <future>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -12,10 +13,11 @@
 namespace seatmark::store::cmd {
 
 struct BeginRun { RunInfo run; };
-struct EndRun { RunStatus status; int64_t ended_unix_ns; };
+struct EndRun { RunStatus status; int64_t ended_unix_ns; std::optional<int64_t> max_density; };
 struct AddHost { HostInfo host; };
 struct BeginStep { StepInfo step; };
-struct EndStep { StepResult result; };
+struct EndStep { StepEnd result; };
+struct AddVerdict { VerdictRow verdict; };
 struct AddSession { SessionInfo session; };
 struct SetDevice { int session_id; SessionDevice device; };
 struct EndSession { SessionResult result; };
@@ -28,7 +30,7 @@ struct Flush { std::shared_ptr<std::promise<void>> done; };
 struct Finish { std::shared_ptr<std::promise<void>> done; };
 
 using Command = std::variant<BeginRun, EndRun, AddHost, BeginStep, EndStep, AddSession, SetDevice,
-                             EndSession, AddFrames, AddSamples, AddEvent, Flush, Finish>;
+                             EndSession, AddFrames, AddSamples, AddEvent, AddVerdict, Flush, Finish>;
 
 // Rows a command writes (for queue_depth() and the commit_rows rule).
 inline uint64_t rows_of(const Command& c) {

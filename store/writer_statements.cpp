@@ -40,7 +40,7 @@ WriterStatements::WriterStatements(const Db& db)
            "INSERT INTO runs(id, plan_text, plan_path, tool_version, host, started_unix_ns, mono_origin_ns)"
            " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
            "storing the run"),
-      end_run_(db, "UPDATE runs SET status = ?2, ended_unix_ns = ?3 WHERE id = ?1", "storing the run's end"),
+      end_run_(db, "UPDATE runs SET status = ?2, ended_unix_ns = ?3, max_density = ?4 WHERE id = ?1", "storing the run's end"),
       host_(db,
             "INSERT OR REPLACE INTO hosts(run_id, hostname, cpu_model, cpu_count, mem_total_bytes, os,"
             " kernel, gpu, driver, vulkan_device) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -69,7 +69,16 @@ WriterStatements::WriterStatements(const Db& db)
       sample_(db, "INSERT INTO samples(t_ns, session_id, source, metric, value) VALUES(?1, ?2, ?3, ?4, ?5)",
               "storing samples"),
       event_(db, "INSERT INTO events(t_ns, session_id, kind, detail) VALUES(?1, ?2, ?3, ?4)",
-             "storing an event") {
+             "storing an event"),
+      verdict_(db,
+               "INSERT OR REPLACE INTO verdicts(run_id, step_idx, repeat, target_sessions, t0_ns, t1_ns, judged_ns,"
+               " pass, sessions, failures, frames, dropped, fps_median, fps_min, fps_max, p95_median_ms,"
+               " p95_worst_ms, low1_worst_fps, latency_p95_worst_ms, stutter_worst, fairness, gpu_mem_peak_pct)"
+               " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
+               " ?21, ?22)",
+               "storing a verdict"),
+      reason_(db, "INSERT OR REPLACE INTO verdict_reasons(run_id, step_idx, repeat, ord, reason) VALUES(?1, ?2, ?3, ?4, ?5)",
+              "storing a verdict's reasons") {
     for (int k = 0; k < kFrameInsertSizes; ++k) frames_.emplace_back(db, multi_row_frame_insert(1 << k), "storing frames");
 }
 
@@ -93,7 +102,8 @@ void WriterStatements::operator()(const cmd::BeginRun& c) {
 }
 
 void WriterStatements::operator()(const cmd::EndRun& c) {
-    end_run_.bind_int(1, the_run_id).bind_text(2, to_string(c.status)).bind_int(3, c.ended_unix_ns).run();
+    end_run_.bind_int(1, the_run_id).bind_text(2, to_string(c.status)).bind_int(3, c.ended_unix_ns);
+    end_run_.bind_opt_int(4, c.max_density).run();
 }
 
 void WriterStatements::operator()(const cmd::AddHost& c) {
@@ -111,7 +121,7 @@ void WriterStatements::operator()(const cmd::BeginStep& c) {
 }
 
 void WriterStatements::operator()(const cmd::EndStep& c) {
-    const StepResult& s = c.result;
+    const StepEnd& s = c.result;
     end_step_.bind_int(1, the_run_id).bind_int(2, s.idx).bind_int(3, s.repeat);
     end_step_.bind_int(4, s.window_start_ns).bind_int(5, s.window_end_ns).bind_int(6, s.ended_ns);
     end_step_.bind_opt_text(7, s.verdict).bind_text(8, s.detail).run();
@@ -178,6 +188,22 @@ void WriterStatements::operator()(const cmd::AddEvent& c) {
     const EventRow& e = c.event;
     event_.bind_int(1, e.t_ns).bind_opt_int(2, opt64(e.session_id)).bind_text(3, e.kind);
     event_.bind_text(4, e.detail).run();
+}
+
+void WriterStatements::operator()(const cmd::AddVerdict& c) {
+    const VerdictRow& v = c.verdict;
+    verdict_.bind_int(1, the_run_id).bind_int(2, v.step_idx).bind_int(3, v.repeat).bind_int(4, v.target_sessions);
+    verdict_.bind_int(5, v.t0_ns).bind_int(6, v.t1_ns).bind_int(7, v.judged_ns).bind_int(8, v.pass ? 1 : 0);
+    verdict_.bind_int(9, v.sessions).bind_int(10, v.failures).bind_int(11, v.frames).bind_int(12, v.dropped);
+    // NaN binds as NULL (SQLite has no NaN); the reader reads NULL back as NaN.
+    verdict_.bind_real(13, v.fps_median).bind_real(14, v.fps_min).bind_real(15, v.fps_max);
+    verdict_.bind_real(16, v.p95_median_ms).bind_real(17, v.p95_worst_ms).bind_real(18, v.low1_worst_fps);
+    verdict_.bind_real(19, v.latency_p95_worst_ms).bind_real(20, v.stutter_worst).bind_real(21, v.fairness);
+    verdict_.bind_real(22, v.gpu_mem_peak_pct).run();
+    for (size_t k = 0; k < v.reasons.size(); ++k) {
+        reason_.bind_int(1, the_run_id).bind_int(2, v.step_idx).bind_int(3, v.repeat);
+        reason_.bind_int(4, static_cast<int64_t>(k)).bind_text(5, v.reasons[k]).run();
+    }
 }
 
 }  // namespace seatmark::store

@@ -33,6 +33,7 @@ private:
     void operator()(const cmd::AddFrames& c);
     void operator()(const cmd::AddSamples& c);
     void operator()(const cmd::AddEvent& c);
+    void operator()(const cmd::AddVerdict& c);
     void operator()(const cmd::Flush&) {}
     void operator()(const cmd::Finish&) {}
 
@@ -41,7 +42,7 @@ private:
     Stmt run_, end_run_, host_, step_, end_step_, session_, device_, end_session_;
     static constexpr int kFrameInsertSizes = 6;  // frames_[k] inserts 2^k rows: 1 .. 32
     std::vector<Stmt> frames_;
-    Stmt sample_, event_;
+    Stmt sample_, event_, verdict_, reason_;
 };
 
 }  // namespace seatmark::store

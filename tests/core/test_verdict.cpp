@@ -33,7 +33,7 @@ TEST_CASE("a step passes when every session meets the SLA") {
         w[i].sla = &sla;
         w[i].frames = frames(300, 16.0);
     }
-    auto v = judge_step(2, w, 0);
+    auto v = judge_window(2, w, 0);
     CHECK(v.pass);
     CHECK(v.fps_median == doctest::Approx(1000.0 / 16.0 * 299.0 / 300.0 + 0).epsilon(0.02));
     CHECK(v.fairness == doctest::Approx(1.0));
@@ -50,7 +50,7 @@ TEST_CASE("one slow session fails the step and is named") {
     w[1].id = 1;
     w[1].sla = &sla;
     w[1].frames = frames(100, 45.0);
-    auto v = judge_step(2, w, 0);
+    auto v = judge_window(2, w, 0);
     CHECK_FALSE(v.pass);
     REQUIRE(!v.reasons.empty());
     CHECK(v.reasons[0].find("session 1") != std::string::npos);
@@ -68,12 +68,12 @@ TEST_CASE("stutter counts frames above 2.5 x median, and failed sessions fail th
     w[1].id = 1;
     w[1].sla = &sla;
     w[1].failure = "crash";
-    auto v = judge_step(2, w, 0);
+    auto v = judge_window(2, w, 0);
     CHECK_FALSE(v.pass);
     CHECK(v.failures == 1);
     CHECK(v.failures_by_reason["crash"] == 1);
     CHECK(v.stutter_worst == doctest::Approx(0.1).epsilon(0.02));
-    auto allowed = judge_step(2, w, 1);
+    auto allowed = judge_window(2, w, 1);
     // With one failure allowed, only the stutter remains.
     CHECK_FALSE(allowed.pass);
     CHECK(allowed.reasons.size() == 1);
@@ -84,7 +84,7 @@ TEST_CASE("a session with no frames in the window does not pass") {
     Sla sla;
     std::vector<SessionWindow> w(1);
     w[0].sla = &sla;
-    auto v = judge_step(1, w, 0);
+    auto v = judge_window(1, w, 0);
     CHECK_FALSE(v.pass);
     CHECK(v.reasons[0].find("no frames") != std::string::npos);
 }
@@ -94,7 +94,7 @@ TEST_CASE("fewer running sessions than the target fail the step") {
     std::vector<SessionWindow> w(1);
     w[0].sla = &sla;
     w[0].frames = frames(100, 16.0);
-    auto v = judge_step(3, w, 0);
+    auto v = judge_window(3, w, 0);
     CHECK_FALSE(v.pass);
     CHECK(v.reasons[0].find("only 1 of 3") != std::string::npos);
 }

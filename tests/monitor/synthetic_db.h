@@ -68,10 +68,10 @@ inline void write_synthetic_db(const std::string& path) {
         w.update_session_end(r);
         w.add_event({synth_t(end), id, crash ? "session-crash" : "session-end", crash ? "signal 11" : "ok"});
     };
-    auto step = [&](int idx, int target, double start, double ws, double we, bool pass) {
+    auto step = [&](int idx, int target, double start, double ws, double we, bool pass, double fps_median) {
         w.add_event({synth_t(start), std::nullopt, "step-begin", "step " + std::to_string(idx + 1)});
         w.begin_step({idx, 0, target, synth_t(start)});
-        StepResult r;
+        StepEnd r;
         r.idx = idx;
         r.window_start_ns = synth_t(ws);
         r.window_end_ns = synth_t(we);
@@ -79,10 +79,24 @@ inline void write_synthetic_db(const std::string& path) {
         r.verdict = pass ? "pass" : "fail";
         r.detail = pass ? "" : "session 1: p95 40.0 ms > 33.3 ms";
         w.end_step(r);
+        // The step's pooled verdict row, as the orchestrator stores it (the monitor reads these).
+        VerdictRow v;
+        v.step_idx = idx;
+        v.repeat = pooled_repeat;
+        v.target_sessions = target;
+        v.t0_ns = synth_t(ws);
+        v.t1_ns = synth_t(we);
+        v.judged_ns = synth_t(we + 0.5);
+        v.pass = pass;
+        v.sessions = target;
+        v.fps_median = fps_median;
+        v.p95_worst_ms = pass ? 16.7 : 40.0;
+        if (!pass) v.reasons = {r.detail};
+        w.add_verdict(v);
         w.add_event({synth_t(we + 0.5), std::nullopt, "step-verdict", pass ? "pass" : "fail: p95"});
     };
-    step(0, 1, 0, 4, 9, true);
-    step(1, 3, 10, 14, 19.5, false);
+    step(0, 1, 0, 4, 9, true, 1000 / 16.7);
+    step(1, 3, 10, 14, 19.5, false, 1000 / 40.0);
     session(0, 0, 20.5, 16.7, false);
     session(1, 10, 20.5, 40, false);
     session(2, 10, 15, 16.7, true);

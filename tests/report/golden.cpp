@@ -179,7 +179,7 @@ uint64_t write_all(const std::string& path, const Spec& spec, bool finish) {
         for (size_t r = 0; r < st.window_interval_ms.size(); ++r) {
             w.begin_step({int(k), int(r), int(st.target), s0});
             if (!finish && k + 1 == spec.steps.size()) continue;  // the last step never ended
-            StepResult sr;
+            StepEnd sr;
             sr.idx = int(k);
             sr.repeat = int(r);
             sr.window_start_ns = s0 + ns(settle_s + wl * double(r));

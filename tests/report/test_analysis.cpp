@@ -57,7 +57,7 @@ TEST_CASE("crafted run: max density 6, the crash counted at step 4, knee at 4, C
     CHECK(a.steps[1].verdict.fps_median == doctest::Approx(591.0 / 10.012));
 
     // The crash at step 4: session 2, one failure of one allowed, the step still passes.
-    const StepResult& s4 = a.steps[3];
+    const StepAnalysis& s4 = a.steps[3];
     CHECK(s4.target == 4);
     CHECK(s4.verdict.failures == 1);
     CHECK(s4.verdict.failures_by_reason.at("crash") == 1);
@@ -83,7 +83,7 @@ TEST_CASE("crafted run: max density 6, the crash counted at step 4, knee at 4, C
 
     // CI of the repeated step: window FPS medians 62.5 and 55.5556; t(0.975, 1) = 12.706,
     // half width = 12.706 * |a - b| / 2 = 44.118.
-    const StepResult& s2 = a.steps[1];
+    const StepAnalysis& s2 = a.steps[1];
     REQUIRE(s2.windows.size() == 2);
     CHECK(s2.windows[0].verdict.fps_median == doctest::Approx(62.5));
     CHECK(s2.windows[1].verdict.fps_median == doctest::Approx(1000.0 / 18));

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <thread>
@@ -200,7 +201,7 @@ TEST_CASE("store: the file carries its schema version and application id") {
     const std::string db = dir.file("run.db");
     StoreWriter::open(db).finish();
     Db raw(db, SQLITE_OPEN_READONLY);
-    CHECK(raw.pragma_int("user_version") == 1);
+    CHECK(raw.pragma_int("user_version") == 2);
     CHECK(raw.pragma_int("application_id") == 0x53454154);
     Stmt mode(raw, "PRAGMA journal_mode");
     REQUIRE(mode.step());
@@ -328,4 +329,53 @@ TEST_CASE("store: every run status and session end reason round-trips through a 
                     StoreError);
     CHECK_NOTHROW(db.exec("INSERT INTO runs (id, plan_text, plan_path, tool_version, host, started_unix_ns,"
                           " mono_origin_ns, status) VALUES (1, '', '', '', '', 0, 0, 'aborted')", "check"));
+}
+
+TEST_CASE("store: verdict rows round-trip with their reasons, NaN figures and the run's max density") {
+    test::TempDir dir;
+    const std::string path = dir.file("verdicts.db");
+    {
+        auto w = StoreWriter::open(path);
+        w.begin_run({.plan_text = "name = \"v\"", .plan_path = "", .tool_version = "t", .host = "h"});
+        VerdictRow v;
+        v.step_idx = 1;
+        v.repeat = pooled_repeat;
+        v.target_sessions = 4;
+        v.t0_ns = 10;
+        v.t1_ns = 20;
+        v.judged_ns = 25;
+        v.pass = false;
+        v.sessions = 4;
+        v.failures = 1;
+        v.frames = 1234;
+        v.dropped = 2;
+        v.fps_median = 59.5;
+        v.p95_median_ms = std::nan("");
+        v.fairness = 0.987654321;
+        v.reasons = {"1 session(s) failed (1 crash), 0 allowed", "session 2: p95 45.0 ms > 33.3 ms"};
+        w.add_verdict(v);
+        VerdictRow win = v;
+        win.repeat = 0;
+        win.pass = true;
+        win.reasons.clear();
+        w.add_verdict(win);
+        w.end_run(RunStatus::finished, 0, 3);
+        w.finish();
+    }
+    StoreReader r(path);
+    auto rows = r.verdicts();
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].repeat == pooled_repeat);  // the pooled row sorts first
+    CHECK(rows[0].step_idx == 1);
+    CHECK_FALSE(rows[0].pass);
+    CHECK(rows[0].frames == 1234);
+    CHECK(rows[0].fps_median == 59.5);
+    CHECK(std::isnan(rows[0].p95_median_ms));
+    CHECK(rows[0].fairness == 0.987654321);  // exact: SQLite REAL is the same double
+    CHECK(rows[0].reasons == std::vector<std::string>{"1 session(s) failed (1 crash), 0 allowed",
+                                                      "session 2: p95 45.0 ms > 33.3 ms"});
+    CHECK(rows[1].repeat == 0);
+    CHECK(rows[1].pass);
+    CHECK(rows[1].reasons.empty());
+    CHECK(r.run().max_density == 3);
 }

@@ -1,0 +1,99 @@
+#include "core/step_rules.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace seatmark::core {
+
+std::vector<Member> span_members(std::span<const SessionSpan> sessions, int64_t step_start_ns, int64_t t1_ns) {
+    std::vector<Member> out;
+    for (const auto& s : sessions) {
+        if (s.started_ns >= t1_ns) continue;
+        if (!s.ended_ns || *s.ended_ns >= t1_ns) {
+            out.push_back({&s, ""});  // running at t1
+        } else if (!s.failure.empty() && *s.ended_ns >= step_start_ns) {
+            out.push_back({&s, s.failure});  // failed inside the step, before t1
+        }
+    }
+    return out;
+}
+
+double gpu_memory_limit(const StepVerdict& v, const std::function<const Sla&(const std::string&)>& sla_for,
+                        const Sla& default_sla) {
+    double limit = INFINITY;
+    for (const auto& f : v.sessions) limit = std::min(limit, sla_for(f.profile).gpu_memory_pct);
+    return std::isinf(limit) ? default_sla.gpu_memory_pct : limit;
+}
+
+void apply_gpu_memory(StepVerdict& v, const GpuMemoryCheck& c) {
+    if (!c.checked) return;
+    v.gpu_mem_peak_pct = c.peak_pct;
+    if (c.pass) return;
+    v.pass = false;
+    v.reasons.insert(v.reasons.begin(), c.detail);
+}
+
+StepVerdict judge_span(const StepJudge& j, std::span<const SessionSpan> sessions, int64_t t0, int64_t t1,
+                       GpuMemoryCheck* gpu_check) {
+    std::vector<SessionWindow> windows;
+    for (const auto& m : span_members(sessions, j.step_start_ns, t1)) {
+        SessionWindow w;
+        w.id = m.session->id;
+        w.profile = m.session->profile;
+        w.sla = &j.sla_for(m.session->profile);
+        w.failure = m.failure;
+        auto f = j.frames(m.session->id, t0, t1);
+        w.frames.assign(f.begin(), f.end());
+        windows.push_back(std::move(w));
+    }
+    StepVerdict v = judge_window(j.target, windows, j.default_sla.failures);
+    if (j.gpu_memory) {
+        GpuMemoryCheck c = j.gpu_memory(t0, t1, gpu_memory_limit(v, j.sla_for, j.default_sla));
+        apply_gpu_memory(v, c);
+        if (gpu_check) *gpu_check = c;
+    }
+    return v;
+}
+
+void fold_windows(StepVerdict& pooled, std::span<const StepVerdict> windows) {
+    for (const auto& w : windows)
+        if (!w.pass && pooled.pass) {
+            pooled.pass = false;
+            pooled.reasons.push_back("a measurement window failed: " +
+                                     (w.reasons.empty() ? std::string("?") : w.reasons.front()));
+        }
+}
+
+void mark_not_measured(StepVerdict& v, bool any_window_closed) {
+    v.pass = false;
+    v.reasons.insert(v.reasons.begin(), any_window_closed
+                                            ? "not measured in full: the run ended during this step"
+                                            : "not measured: the run ended before this step's window closed");
+}
+
+MaxDensity max_density(std::span<const StepPass> steps) {
+    MaxDensity d;
+    for (size_t k = 0; k < steps.size(); ++k) {
+        if (!steps[k].pass) break;
+        d.sessions = steps[k].target;
+        d.step = k;
+    }
+    return d;
+}
+
+Knee find_knee(std::span<const double> p95, double margin_pct) {
+    Knee k;
+    k.margin_pct = margin_pct;
+    if (p95.empty() || !std::isfinite(p95[0]) || p95[0] <= 0) return k;
+    k.has_baseline = true;
+    k.baseline_ms = p95[0];
+    k.threshold_ms = p95[0] * (1 + margin_pct / 100);
+    for (size_t s = 1; s < p95.size(); ++s)
+        if (std::isfinite(p95[s]) && p95[s] > k.threshold_ms) {
+            k.step = s;
+            break;
+        }
+    return k;
+}
+
+}  // namespace seatmark::core
