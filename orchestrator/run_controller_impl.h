@@ -1,0 +1,207 @@
+#pragma once
+// The run controller's parts, shared by its translation units (internal to the orchestrator):
+// run_controller.cpp (set-up, the event loop, stopping), run_steps.cpp (the step machine and
+// judging), run_sessions.cpp (session events and ends), run_live.cpp (sampling, status, the
+// live projection).
+#include "orchestrator/run_controller.h"
+
+#include <utility>  // before Asio
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <thread>
+#include <nlohmann/json.hpp>
+
+#include "common/clock.h"
+#include "common/cpu_time.h"
+#include "common/version.h"
+#include "common/errors.h"
+#include "common/exit_codes.h"
+#include "common/self_exe.h"
+#include "store/abort_marker.h"
+#include "store/store_writer.h"
+#include "orchestrator/asset_check.h"
+#include "orchestrator/disk_watch.h"
+#include "orchestrator/gpu_telemetry.h"
+#include "orchestrator/linux_proc.h"
+#include "orchestrator/run_dir.h"
+#include "orchestrator/run_output.h"
+#include "orchestrator/session_process.h"
+#include "orchestrator/telemetry_server.h"
+#include "workloads/profile.h"
+
+namespace seatmark::orchestrator::run_detail {
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+using store::SessionEnd;
+
+
+inline constexpr double startup_timeout_s = 120;  // first message from a session (scene generation, device setup)
+inline constexpr double stop_grace_s = 15;         // SIGTERM -> SIGKILL at the end of a run
+inline constexpr double exit_drain_s = 2;          // after a session exited, wait this long for its socket to drain
+
+
+struct Session {
+    uint32_t id = 0;
+    std::string profile;       // as the plan names it (built-in name or file)
+    std::string profile_name;  // the profile's own name (SLA key)
+    const Sla* sla = nullptr;
+    std::unique_ptr<SessionProcess> proc;
+    pid_t pid = 0;
+    int64_t started_ns = 0, last_seen_ns = 0;
+    bool hello = false, connected = false, connection_closed = false, saw_bye = false;
+    bool stop_requested = false, exited = false, finalized = false;
+    int64_t exited_ns = 0;
+    // When it stopped running (declared failed, or exited; 0: running): stored as
+    // sessions.ended_ns, and what window membership reads (core/step_rules.h).
+    int64_t ended_ns = 0;
+    int64_t last_frame_begin_ns = INT64_MIN;  // newest frame received
+    int64_t last_heartbeat_ns = INT64_MIN;    // the newest HEARTBEAT's own stamp
+    ExitStatus exit;
+    SessionEnd reason = SessionEnd::running;  // set by the orchestrator (hang, protocol, ...) or at exit
+    std::string detail;
+    uint64_t received = 0, gaps = 0, next_seq = 0, heartbeat_frames = 0;
+    int64_t frames_sent = -1;
+    std::vector<FrameRecord> step_frames;  // since the current step started
+    uint64_t recent_frames = 0;            // since the last status tick
+    double last_cpu_s = -1;
+    double last_cpu_pct = NAN;
+    int64_t last_cpu_t = 0;
+    uint64_t rss_bytes = 0;
+    std::string device;
+    bool software = false;
+    bool alive() const { return !finalized && !exited && reason == SessionEnd::running; }
+};
+
+class Controller : public LiveSource {
+public:
+    Controller(const core::Plan& plan, const RunOptions& opts)
+        : plan_(plan),
+          opts_(opts),
+          db_path_(opts.db_path.empty() ? plan.db_path : opts.db_path),
+          exe_(opts.session_exe.empty() ? sibling_exe("seatmark-session") : opts.session_exe),
+          signals_(io_, SIGINT, SIGTERM),
+          tick_(io_),
+          step_timer_(io_),
+          out_(opts.quiet) {}
+
+    RunOutcome run();
+
+    core::LiveState live_state() override;
+    std::vector<core::LiveFrame> live_frames(uint32_t session, uint64_t since, size_t max) override;
+
+private:
+    void live_event(const core::RunEvent& e) {
+        if (opts_.live) opts_.live->event(e);
+    }
+    // ---- setup and teardown
+    void open_store();
+    void start_server();
+    void begin_step(size_t k);
+    void spawn(uint32_t id);
+    void stop_everything(store::RunStatus status);
+    void maybe_done();
+
+    // ---- events
+    bool on_hello(const wire::Hello& h, pid_t peer);
+    void on_message(uint32_t id, wire::Message&& m);
+    void on_closed(int64_t id, const ConnectionEnd& end);
+    void on_exit(uint32_t id, ExitStatus st);
+    void on_signal(int sig);
+    void on_tick();
+    void check_open_file_limit();
+
+    // ---- step machine
+    void after_start_wait();
+    void measure_window(uint32_t repeat);
+    void judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last);
+    void end_step();
+
+    void fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig);
+    void finalize(Session& s);
+    void sample();
+    void open_gpu();
+    // A closed window waits until every running session's telemetry has passed its end.
+    struct PendingJudge {
+        uint32_t repeat = 0;
+        int64_t ws = 0, we = 0;
+        bool last = false;
+    };
+    bool telemetry_past(int64_t we) const;
+    void judge_ready();
+    std::vector<core::SessionSpan> spans() const;
+    core::StepVerdict judge(int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check = nullptr) const;
+    void store_verdict(int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v, int64_t judged_ns);
+    core::MaxDensity density() const;
+    uint32_t alive_count() const;
+    const char* phase_name() const {
+        switch (phase_) {
+            case Phase::starting: return "starting";
+            case Phase::settling: return "settling";
+            case Phase::measuring: return "measuring";
+            case Phase::stopping: return "stopping";
+            case Phase::done: return "done";
+        }
+        return "?";
+    }
+
+    const core::Plan& plan_;
+    RunOptions opts_;
+    std::string db_path_, exe_, log_dir_, sock_dir_;
+    asio::io_context io_;
+    asio::signal_set signals_;
+    asio::steady_timer tick_, step_timer_;
+    std::unique_ptr<store::StoreWriter> store_;
+    store::HostInfo host_;  // this host's row; completed by the first HELLO
+    std::unique_ptr<TelemetryServer> server_;
+    std::map<uint32_t, Session> sessions_;
+    // sessions_ by id for the per-message path: a map walk there was a third of on_message's time
+    // (cache misses with hundreds of sessions).
+    std::vector<Session*> by_id_;
+    RunOutput out_;
+
+    enum class Phase { starting, settling, measuring, stopping, done } phase_ = Phase::starting;
+    size_t step_ = 0;
+    uint32_t next_id_ = 0;
+    int64_t step_start_ns_ = 0, phase_end_ns_ = 0, run_start_ns_ = 0;
+    int64_t measure_start_ns_ = 0, measure_end_ns_ = 0;
+    std::vector<PendingJudge> pending_;
+    std::vector<StepOutcome> outcomes_;
+    std::vector<core::StepVerdict> window_verdicts_;
+    std::map<uint32_t, std::string> step_failures_;  // session -> reason, for the current step
+    store::RunStatus final_status_ = store::RunStatus::finished;
+    int signals_seen_ = 0;
+    int64_t stop_started_ns_ = 0;
+    CpuTimes cpu_prev_;
+    ProcessUsageReader proc_usage_;  // sessions' /proc/PID/stat, kept open between samples
+    uint64_t lost_total_ = 0;
+    std::vector<double> recent_intervals_;
+    int64_t last_sample = 0, last_status = 0;
+    double last_host_cpu_pct = NAN;
+    double window_cpu0_ = 0, measured_cpu_s_ = 0, measured_wall_s_ = 0;
+    std::unique_ptr<GpuTelemetry> gpu_;  // GPU sharing samplers (gpu_telemetry.h), opened in run()
+    // The store's health: a writer failure stops the run at once (check_store); the free space
+    // is watched so a disk getting full is said before that.
+    void check_store(int64_t t);
+    std::unique_ptr<DiskWatch> disk_;
+    std::string store_failure_;
+    int64_t last_disk_check_ = 0;
+    GpuSnapshot last_gpu_;               // the latest GPU sample: device figures, per-session shares
+};
+
+
+}  // namespace seatmark::orchestrator::run_detail
