@@ -22,7 +22,7 @@ struct MetricInfo {
 const std::vector<MetricInfo>& metric_catalog();
 const MetricInfo* find_metric(std::string_view name);
 
-// The figures of step `s`, from the sessions of `profile` ("*": all of them), as judge_step
+// The figures of step `s`, from the sessions of `profile` ("*": all of them), as core::judge_window
 // defines them for the whole step: medians over sessions, worst session for the SLA bounds.
 struct StepFigures {
     size_t sessions = 0;  // judged sessions of that profile
