@@ -1,5 +1,5 @@
 #pragma once
-// One rendered frame, as DESIGN.md "Metrics, defined once" defines its fields.
+// One rendered frame, as docs/design.md "Metrics, defined once" defines its fields.
 // Shared by the session (producer), the wire protocol, the store and the report.
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The service level a session must meet, and the judgement of one session's
-// figures against it (DESIGN.md "Density verdict"). Shared by the orchestrator's
+// figures against it (docs/design.md "Density verdict"). Shared by the orchestrator's
 // live verdict and the report, so both judge by the same rule.
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The statistics of DESIGN.md "Metrics, defined once", each in one function
+// The statistics of docs/design.md "Metrics, defined once", each in one function
 // so every figure seatmark prints has exactly one definition.
 #include <cstdint>
 #include <span>

@@ -46,7 +46,7 @@ struct StepVerdict {
 };
 
 // Active time of a window's frames: the sum of their intervals, so think pauses
-// (which carry no interval) do not count, as DESIGN.md's FPS definition wants.
+// (which carry no interval) do not count, as docs/design.md's FPS definition wants.
 double active_seconds(const std::vector<FrameRecord>& frames);
 
 // `target`: the sessions the step runs with; fewer members than that fail it.

@@ -1,7 +1,7 @@
 #pragma once
 // GPU sharing telemetry: the interface every backend implements, what one
 // sample holds, and the factory that picks the backend that works on this
-// host (DESIGN.md "GPU share": NVML per-process samples, or DRM engine time,
+// host (docs/design.md "GPU share": NVML per-process samples, or DRM engine time,
 // or process CPU time on a software renderer; always labelled by source).
 //
 // Backends, tried in this order:

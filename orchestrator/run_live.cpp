@@ -78,7 +78,7 @@ void Controller::on_tick() {
             if (s.proc && s.proc->running()) s.proc->signal_group(SIGKILL);
     }
     check_store(t);
-    // Samples at 1 Hz (DESIGN: 1-4 Hz): with hundreds of sessions, reading /proc is the sampler's cost.
+    // Samples at 1 Hz (docs/design.md: 1-4 Hz): with hundreds of sessions, reading /proc is the sampler's cost.
     if (t - last_sample >= 1'000'000'000) {
         last_sample = t;
         sample();

@@ -1,7 +1,7 @@
 #pragma once
 // The sentences every renderer shares: the headline (max density against the SLA, host,
 // devices, whether the run finished), the warnings a reader must not miss, and the
-// definitions of every metric (DESIGN.md "Metrics, defined once").
+// definitions of every metric (docs/design.md "Metrics, defined once").
 #include <string>
 #include <vector>
 

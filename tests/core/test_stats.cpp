@@ -1,4 +1,4 @@
-// Every statistic of DESIGN.md "Metrics, defined once" on hand-computed inputs.
+// Every statistic of docs/design.md "Metrics, defined once" on hand-computed inputs.
 #include <doctest/doctest.h>
 
 #include <algorithm>
