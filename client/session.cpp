@@ -248,6 +248,11 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
         Interaction home(assembly, DisplayMode::shaded_edges, prof.scene.seed, aspect);
         auto pixels = renderer.capture(home.params(aspect));
         result.model_open_s = double(now_ns() - t_start) * 1e-9;  // capture() returned after the frame's fence
+        if (telemetry) {
+            char ms[64];
+            std::snprintf(ms, sizeof ms, "%.3f", result.model_open_s * 1e3);
+            telemetry->event(wire::EventKind::model_open, ms);
+        }
         if (!opts.screenshot.empty()) image::write_png(opts.screenshot, rs.width, rs.height, pixels);
     }
     tick(telemetry);

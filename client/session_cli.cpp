@@ -168,6 +168,7 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
                     wire::set_summary(bye, r.summary);
                     bye.wall_s = r.wall_s;
                     bye.cpu_s = r.cpu_s;
+                    bye.model_open_s = r.model_open_s;
                     if (code != exit_code::ok)
                         bye.message = std::to_string(r.validation_messages) + " validation messages";
                     if (!telemetry->finish(bye)) telemetry->check();  // throws: connection lost

@@ -24,6 +24,7 @@ std::string_view to_string(EventKind k) {
         case EventKind::error: return "error";
         case EventKind::device_lost: return "device_lost";
         case EventKind::software_fallback: return "software_fallback";
+        case EventKind::model_open: return "model_open";
     }
     return "unknown";
 }
@@ -226,7 +227,7 @@ std::string decode_bye(Reader& r, Bye& b) {
     b.frames_sent = r.u64();
     b.exit_code = r.i32();
     for (double* d : {&b.fps, &b.p50_ms, &b.p95_ms, &b.p99_ms, &b.low1_fps, &b.stutter, &b.latency_p95_ms,
-                      &b.low1_tw_fps, &b.cpu_p50_ms, &b.gpu_p50_ms, &b.active_s, &b.wall_s, &b.cpu_s})
+                      &b.low1_tw_fps, &b.cpu_p50_ms, &b.gpu_p50_ms, &b.active_s, &b.wall_s, &b.cpu_s, &b.model_open_s})
         *d = r.f64();
     b.frames = r.u64();
     b.dropped = r.u64();
@@ -308,7 +309,7 @@ void encode(std::vector<uint8_t>& out, const Bye& b) {
     w.u64(b.frames_sent);
     w.i32(b.exit_code);
     for (double d : {b.fps, b.p50_ms, b.p95_ms, b.p99_ms, b.low1_fps, b.stutter, b.latency_p95_ms, b.low1_tw_fps,
-                     b.cpu_p50_ms, b.gpu_p50_ms, b.active_s, b.wall_s, b.cpu_s})
+                     b.cpu_p50_ms, b.gpu_p50_ms, b.active_s, b.wall_s, b.cpu_s, b.model_open_s})
         w.f64(d);
     w.u64(b.frames);
     w.u64(b.dropped);

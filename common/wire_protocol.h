@@ -53,7 +53,7 @@
 //                f64 fps, f64 p50_ms, f64 p95_ms, f64 p99_ms, f64 low1_fps,
 //                f64 stutter, f64 latency_p95_ms,
 //                f64 low1_tw_fps, f64 cpu_p50_ms, f64 gpu_p50_ms,
-//                f64 active_s, f64 wall_s, f64 cpu_s,
+//                f64 active_s, f64 wall_s, f64 cpu_s, f64 model_open_s,
 //                u64 frames, u64 dropped, str message
 //                The session's FrameSummary (common/frame_summary.h; NaN where a figure has no
 //                data, all 0 when the session failed before its summary) and, when
@@ -95,6 +95,7 @@ enum class EventKind : uint16_t {
     error = 2,              // the session is failing; BYE carries its exit code
     device_lost = 3,        // VK_ERROR_DEVICE_LOST
     software_fallback = 4,  // the chosen device is a CPU renderer
+    model_open = 5,         // the first frame showing the scene completed; text: model open time in ms
 };
 std::string_view to_string(EventKind k);  // "info", ...; "unknown" for values not listed
 
@@ -137,6 +138,7 @@ struct Bye {
     double fps = 0, p50_ms = 0, p95_ms = 0, p99_ms = 0, low1_fps = 0, stutter = 0, latency_p95_ms = 0;
     double low1_tw_fps = 0, cpu_p50_ms = 0, gpu_p50_ms = 0;
     double active_s = 0, wall_s = 0, cpu_s = 0;
+    double model_open_s = 0;  // session start -> first frame showing its scene (DESIGN.md); 0: none shown
     uint64_t frames = 0, dropped = 0;
     std::string message;
     bool operator==(const Bye&) const = default;  // NaN figures compare unequal, as doubles do

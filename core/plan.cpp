@@ -6,6 +6,8 @@
 #include <limits>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "common/errors.h"
 #include "common/file_hash.h"
 #include "common/toml_util.h"
@@ -27,6 +29,7 @@ Sla read_sla(TableReader& t, const Sla& base) {
     s.stutter_pct = t.number("stutter_pct", Range::closed(0, 100)).value_or(s.stutter_pct);
     s.failures = static_cast<uint32_t>(t.integer("failures", IntRange{0, 100000}).value_or(s.failures));
     s.gpu_memory_pct = t.number("gpu_memory_pct", Range{0, 100, true, false}).value_or(s.gpu_memory_pct);
+    s.model_open_ms = t.number("model_open_ms", Range::at_least(0)).value_or(s.model_open_ms);
     t.finish();
     return s;
 }
@@ -98,6 +101,31 @@ AssetSpec read_asset(const toml::node& el, const std::string& source, size_t i) 
     return a;
 }
 
+std::vector<AssetSpec> stage_json_assets(const std::string& path, const std::string& dest, const std::string& where) {
+    std::ifstream in(path);
+    if (!in) throw InputError(where + "run.stage_json: cannot read " + path + " (the file `seatmark stage --json` wrote)");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    auto j = nlohmann::json::parse(ss.str(), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("files") || !j["files"].is_array())
+        throw InputError(where + "run.stage_json: " + path + " is not `seatmark stage --json` output (no \"files\" list)");
+    std::vector<AssetSpec> out;
+    for (const auto& f : j["files"]) {
+        if (!f.is_object() || !f.contains("path") || !f["path"].is_string())
+            throw InputError(where + "run.stage_json: " + path + ": a file entry without a path");
+        AssetSpec a;
+        a.path = (std::filesystem::path(dest) / f["path"].get<std::string>()).lexically_normal().string();
+        a.where = where + "run.stage_json " + path + ": ";
+        if (f.contains("size") && f["size"].is_number_unsigned()) a.size = f["size"].get<uint64_t>();
+        if (f.contains("xxh3") && f["xxh3"].is_string()) {
+            a.xxh3 = parse_xxh3_hex(f["xxh3"].get<std::string>());
+            if (!a.xxh3) throw InputError(a.where + a.path + ": xxh3 is not 16 hex digits");
+        }
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
 }  // namespace
 
 const Sla& Plan::sla_for(const std::string& profile) const {
@@ -151,6 +179,15 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
             if (!arr) run->fail("assets", "an array of file paths or { path, size, xxh3 } tables");
             for (size_t i = 0; i < arr->size(); ++i) p.assets.push_back(read_asset((*arr)[i], source, i));
         }
+        // `seatmark stage --json` output: its files (size, XXH3) under the directory they were staged to.
+        if (auto sj = run->string("stage_json")) {
+            const toml::node* n = run->node("stage_json");
+            const std::string where = n ? toml_util::where(source, n->source()) : seatmark::where(source);
+            const std::string dest = run->string("stage_dest").value_or("");
+            if (dest.empty()) run->fail("stage_dest", "the --dest directory the stage_json files were staged to");
+            for (auto a : stage_json_assets((std::filesystem::path(base_dir) / *sj).lexically_normal().string(), dest, where))
+                p.assets.push_back(std::move(a));
+        }
         run->finish();
     }
     auto steps = root.table("steps");
@@ -177,8 +214,19 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
             m.fail_with("profile", std::string("cannot use this profile: ") + err.what());
         }
         m.finish();
+        // A profile's model is an asset of the run: it need not be listed twice.
+        const std::string model = workloads::load_profile(e.profile).scene.model;
+        bool listed = model.empty();
+        for (const auto& a : p.assets) listed = listed || a.path == model;
+        if (!listed) {
+            AssetSpec a;
+            a.path = model;
+            a.where = seatmark::where(source, e.line) + "profile " + e.profile + " [scene] model: ";
+            p.assets.push_back(std::move(a));
+        }
         p.mix.push_back(std::move(e));
     }
+    for (auto& a : p.assets) a.pack = a.path.ends_with(".smpack");
 
     if (auto sla = root.table("sla")) {
         // [sla] holds the default bounds; [sla.PROFILE] tables override them per profile.

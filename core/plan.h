@@ -34,6 +34,7 @@ struct AssetSpec {
     std::optional<uint64_t> size;
     std::optional<uint64_t> xxh3;
     std::string where;  // "plan.toml:LINE:COL: " of the entry, for messages
+    bool pack = false;  // a .smpack: also checked against its own header (size, payload XXH3)
 };
 
 struct Plan {
@@ -53,7 +54,8 @@ struct Plan {
     std::vector<MixEntry> mix;
     Sla default_sla;
     std::map<std::string, Sla> sla;  // per profile name; default_sla otherwise
-    std::vector<AssetSpec> assets;   // files that must be present and valid before any session starts
+    std::vector<AssetSpec> assets;   // files that must be present and valid before any session starts:
+                                     // run.assets, run.stage_json's files, and every mix profile's [scene] model
 
     const Sla& sla_for(const std::string& profile) const;
     // Profile of the n-th session (0-based) under the mix's weights.

@@ -17,6 +17,7 @@ struct Sla {
     double stutter_pct = 5;         // share of frames > 2.5 x median interval, at most
     uint32_t failures = 0;          // failed sessions allowed in a step
     double gpu_memory_pct = 95;     // GPU memory in use, below (checked where GPU samples exist)
+    double model_open_ms = 0;       // model open time (session start -> first frame showing it), at most; 0: no bound
 };
 
 // Each bound the figures break, as text such as "p95 41.2 ms > 33.3 ms".

@@ -42,6 +42,7 @@ StepVerdict judge_span(const StepJudge& j, std::span<const SessionSpan> sessions
         w.profile = m.session->profile;
         w.sla = &j.sla_for(m.session->profile);
         w.failure = m.failure;
+        w.model_open_ms = m.session->model_open_ms;
         auto f = j.frames(m.session->id, t0, t1);
         w.frames.assign(f.begin(), f.end());
         windows.push_back(std::move(w));

@@ -14,6 +14,7 @@
 // failed. The GPU memory bound applies to every span; when GPU memory reached it, that is
 // the first reason (the device ran out: the most telling one).
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -35,6 +36,7 @@ struct SessionSpan {
     int64_t started_ns = 0;
     std::optional<int64_t> ended_ns;  // when it stopped running (failed, exited); nullopt: running
     std::string failure;             // "" unless it ended in failure: the end reason ("crash", "hang", ...)
+    double model_open_ms = NAN;      // its model open time once reported (core/verdict.h SessionWindow)
 };
 
 struct Member {

@@ -21,12 +21,16 @@ StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sess
         f.id = s.id;
         f.profile = s.profile;
         f.failure = s.failure;
+        f.model_open_ms = s.model_open_ms;
         f.summary = stats::summarize(s.frames, active_seconds(s.frames));
         if (!s.failure.empty()) {
             ++v.failures;
             ++v.failures_by_reason[s.failure];
         } else if (s.sla) {
             f.violations = sla_violations(f.summary, *s.sla);
+            if (s.sla->model_open_ms > 0 && s.model_open_ms > s.sla->model_open_ms)  // NaN: not reported, not held against it
+                f.violations.push_back(std::to_string(int64_t(std::lround(s.model_open_ms))) + " ms model open > " +
+                                       std::to_string(int64_t(std::lround(s.sla->model_open_ms))) + " ms");
         }
         v.frames += f.summary.frames;
         v.dropped += f.summary.dropped;

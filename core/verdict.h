@@ -4,6 +4,7 @@
 // plus the members that failed. Who is a member, pooling and the GPU memory bound
 // are in core/step_rules.h; the orchestrator and the report both judge with these.
 #include <cstdint>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct SessionWindow {
     const Sla* sla = nullptr;
     std::vector<FrameRecord> frames;  // frames that began inside the window(s)
     std::string failure;              // "" when alive and well; else the end reason (crash, hang, ...)
+    double model_open_ms = NAN;       // the session's model open time; NaN until it reported one
 };
 
 struct SessionFigures {
@@ -28,6 +30,7 @@ struct SessionFigures {
     stats::FrameSummary summary;
     std::vector<std::string> violations;
     std::string failure;
+    double model_open_ms = NAN;
 };
 
 struct StepVerdict {

@@ -10,6 +10,7 @@
 
 #include "common/errors.h"
 #include "common/file_hash.h"
+#include "pack/pack_reader.h"
 
 namespace seatmark::orchestrator {
 
@@ -31,6 +32,17 @@ void verify_assets(const core::Plan& plan) {
         if (a.size && *a.size != size)
             throw InputError(head + " is " + std::to_string(size) + " bytes, the plan says " + std::to_string(*a.size) +
                              " (a stale or partial copy)" + again);
+        if (a.pack) {
+            // A pack carries its own size and payload XXH3: a truncated or damaged copy is found on
+            // every host even when the plan lists neither.
+            if (size >= (64u << 20))
+                std::fprintf(stderr, "seatmark: checking pack %s (%.0f MiB)\n", a.path.c_str(), static_cast<double>(size) / 1048576.0);
+            try {
+                pack::verify_pack_payload(a.path);
+            } catch (const InputError& e) {
+                throw InputError(a.where + "asset " + e.what() + again);
+            }
+        }
         if (a.xxh3) {
             if (size >= (64u << 20))
                 std::fprintf(stderr, "seatmark: checking asset %s (%.0f MiB)\n", a.path.c_str(), static_cast<double>(size) / 1048576.0);

@@ -76,6 +76,7 @@ struct Session {
     std::string detail;
     uint64_t received = 0, gaps = 0, next_seq = 0, heartbeat_frames = 0;
     int64_t frames_sent = -1;
+    std::optional<double> model_open_ms;  // from the model-open event or BYE
     std::vector<FrameRecord> step_frames;  // since the current step started
     uint64_t recent_frames = 0;            // since the last status tick
     double last_cpu_s = -1;

@@ -55,6 +55,11 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
         std::string kind = "session-" + std::string(wire::to_string(e->kind));
         std::replace(kind.begin(), kind.end(), '_', '-');
         store_->add_event({e->t_ns, static_cast<int>(id), kind, e->text});
+        if (e->kind == wire::EventKind::model_open) {
+            char* end = nullptr;
+            const double ms = std::strtod(e->text.c_str(), &end);
+            if (end != e->text.c_str() && ms > 0) s.model_open_ms = ms;  // known before the step's window closes
+        }
         if (e->kind == wire::EventKind::device_lost && s.reason == SessionEnd::running) {
             s.reason = SessionEnd::device_lost;
             s.detail = e->text;
@@ -64,6 +69,7 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
     } else if (auto* b = std::get_if<wire::Bye>(&m)) {
         s.saw_bye = true;
         s.frames_sent = static_cast<int64_t>(b->frames_sent);
+        if (b->model_open_s > 0) s.model_open_ms = b->model_open_s * 1e3;
         if (!b->message.empty() && s.detail.empty()) s.detail = b->message;
     }
 }
@@ -138,6 +144,7 @@ void Controller::finalize(Session& s) {
     if (s.exit.exited()) r.exit_code = s.exit.exit_code;
     if (s.exit.signal) r.signal = s.exit.signal;
     if (s.frames_sent >= 0) r.frames_sent = s.frames_sent;
+    r.model_open_ms = s.model_open_ms;
     r.frames_received = static_cast<int64_t>(s.received);
     // Lost frames: sequence gaps, plus frames the session counted (BYE, or its last
     // heartbeat when it died without one) that never arrived.

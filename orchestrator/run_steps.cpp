@@ -75,6 +75,7 @@ std::vector<core::SessionSpan> Controller::spans() const {
             sp.ended_ns = s.ended_ns;
             if (store::is_failure(s.reason)) sp.failure = std::string(store::to_string(s.reason));
         }
+        if (s.model_open_ms) sp.model_open_ms = *s.model_open_ms;
         out.push_back(std::move(sp));
     }
     return out;

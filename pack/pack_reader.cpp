@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -106,6 +107,32 @@ PackHeader read_pack_header(const std::string& path) {
     if (size < sizeof h) throw PackError(path + ": " + std::to_string(size) + " bytes is too short for a seatmark pack header (truncated?)");
     if (::pread(f.fd, &h, sizeof h, 0) != ssize_t(sizeof h)) throw PackError(path + ": cannot read the header");
     if (auto p = header_problem(h, size); !p.empty()) throw PackError(path + ": " + p);
+    return h;
+}
+
+PackHeader verify_pack_payload(const std::string& path) {
+    const PackHeader h = read_pack_header(path);
+    uint64_t size = 0;
+    Fd f = open_read(path, size);
+    ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    XXH3_state_t* st = XXH3_createState();
+    XXH3_64bits_reset(st);
+    std::vector<char> buf(4 << 20);
+    uint64_t at = h.header_bytes;
+    while (at < size) {
+        const ssize_t n = ::pread(f.fd, buf.data(), std::min<uint64_t>(buf.size(), size - at), off_t(at));
+        if (n <= 0) {
+            XXH3_freeState(st);
+            throw PackError(path + ": read failed at byte " + std::to_string(at));
+        }
+        XXH3_64bits_update(st, buf.data(), size_t(n));
+        at += uint64_t(n);
+    }
+    const uint64_t sum = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    if (sum != h.payload_xxh3)
+        throw PackError(path + ": payload checksum mismatch (XXH3 " + xxh3_hex(sum) + ", header says " + xxh3_hex(h.payload_xxh3) +
+                        "): the copy is damaged");
     return h;
 }
 

@@ -22,6 +22,8 @@ struct PackError : InputError {
 // Reads only the header (256 bytes) and checks it against the file's size: what `seatmark run`
 // needs to check a staged copy (size + payload XXH3) without reading the payload.
 PackHeader read_pack_header(const std::string& path);
+// read_pack_header, then the payload's XXH3 against the header's, streamed (nothing mapped).
+PackHeader verify_pack_payload(const std::string& path);
 
 class PackFile {
 public:

@@ -71,6 +71,7 @@ std::string sla_text(const Sla& sla, std::string_view le, std::string_view ge) {
     s += ", 1 % low " + std::string(ge) + " " + num(sla.low1_fps, sla.low1_fps == std::floor(sla.low1_fps) ? 0 : 1) + " FPS";
     s += ", latency p95 " + std::string(le) + " " + num(sla.latency_p95_ms, 0) + " ms";
     s += ", stutter " + std::string(le) + " " + num(sla.stutter_pct, sla.stutter_pct == std::floor(sla.stutter_pct) ? 0 : 1) + " %";
+    if (sla.model_open_ms > 0) s += ", model open " + std::string(le) + " " + num(sla.model_open_ms, 0) + " ms";
     s += ", at most " + std::to_string(sla.failures) + " failed session" + (sla.failures == 1 ? "" : "s") + " per step";
     return s;
 }

@@ -20,6 +20,7 @@ const std::vector<MetricInfo>& metric_catalog() {
         {"fairness", "index", "Jain's index over per-session FPS (1 = equal share)", false, true},
         {"host_cpu_pct", "%", "mean host-wide CPU use in the step's measurement windows", false, false},
         {"dropped", "frames", "gaps in the sessions' frame sequence numbers in the step", false, false},
+        {"model_open_ms", "ms", "the slowest model open time (session start -> first frame showing its scene) of the step's sessions", false, false},
     };
     return m;
 }
@@ -39,6 +40,7 @@ StepFigures step_figures(const StepAnalysis& s, const std::string& profile) {
         ++f.sessions;
         if (!x.failure.empty()) f.failures += 1;
         f.dropped += double(x.summary.dropped);
+        if (std::isfinite(x.model_open_ms)) f.model_open_ms = std::isnan(f.model_open_ms) ? x.model_open_ms : std::max(f.model_open_ms, x.model_open_ms);
         if (x.summary.frames == 0) continue;
         fps.push_back(x.summary.fps);
         if (std::isfinite(x.summary.p95_ms)) p95.push_back(x.summary.p95_ms);
@@ -76,6 +78,7 @@ double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::stri
     if (metric == "fairness") return f.fairness;
     if (metric == "host_cpu_pct") return f.host_cpu_pct;
     if (metric == "dropped") return f.dropped;
+    if (metric == "model_open_ms") return f.model_open_ms;
     return NAN;
 }
 

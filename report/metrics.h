@@ -27,7 +27,7 @@ const MetricInfo* find_metric(std::string_view name);
 struct StepFigures {
     size_t sessions = 0;  // judged sessions of that profile
     double fps_median = NAN, p95_ms = NAN, p95_worst_ms = NAN, low1_fps = NAN, latency_p95_ms = NAN,
-           stutter_pct = NAN, failures = 0, fairness = NAN, host_cpu_pct = NAN, dropped = 0;
+           stutter_pct = NAN, failures = 0, fairness = NAN, host_cpu_pct = NAN, dropped = 0, model_open_ms = NAN;
 };
 StepFigures step_figures(const StepAnalysis& s, const std::string& profile = "*");
 

@@ -36,9 +36,11 @@ double median_of(std::vector<double> v) { return v.empty() ? NAN : stats::median
 std::vector<core::SessionSpan> session_spans(const std::vector<store::SessionRow>& sessions) {
     std::vector<core::SessionSpan> out;
     out.reserve(sessions.size());
-    for (const auto& s : sessions)
+    for (const auto& s : sessions) {
         out.push_back({static_cast<uint32_t>(s.id), s.profile, s.started_ns, s.ended_ns,
                        store::is_failure(s.end_reason) ? std::string(store::to_string(s.end_reason)) : ""});
+        if (s.model_open_ms) out.back().model_open_ms = *s.model_open_ms;
+    }
     return out;
 }
 

@@ -32,6 +32,7 @@ void read_leniently(StoredPlan& a, const std::string& text) {
         s.stutter_pct = t["stutter_pct"].value_or(s.stutter_pct);
         s.failures = static_cast<uint32_t>(t["failures"].value_or(int64_t(s.failures)));
         s.gpu_memory_pct = t["gpu_memory_pct"].value_or(s.gpu_memory_pct);
+        s.model_open_ms = t["model_open_ms"].value_or(s.model_open_ms);
         return s;
     };
     if (auto* sla = doc["sla"].as_table()) {

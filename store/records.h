@@ -110,6 +110,7 @@ struct SessionResult {  // update_session_end()
     std::optional<int64_t> frames_sent;  // from the session's BYE; nullopt without one
     int64_t frames_received = 0;         // frames the orchestrator received
     int64_t frames_lost = 0;             // gaps in the sequence
+    std::optional<double> model_open_ms; // session start -> first frame showing its scene (BYE)
     std::string detail;
 };
 
@@ -135,6 +136,7 @@ struct SessionRow : SessionInfo {
     SessionEnd end_reason = SessionEnd::running;
     std::optional<int64_t> exit_code, signal, frames_sent;
     int64_t frames_received = 0, frames_lost = 0;
+    std::optional<double> model_open_ms;
     std::string detail;
 };
 

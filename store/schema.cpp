@@ -125,6 +125,7 @@ CREATE TABLE sessions (
   frames_sent     INTEGER,              -- frame count from the session's BYE; NULL without one
   frames_received INTEGER NOT NULL DEFAULT 0,  -- frames the orchestrator received
   frames_lost     INTEGER NOT NULL DEFAULT 0,  -- gaps in the per-session sequence number
+  model_open_ms   REAL,                 -- model open time: session start -> first frame showing its scene; NULL without BYE
   detail          TEXT NOT NULL DEFAULT ''     -- free text: the error message, the last event
 ) STRICT;
 

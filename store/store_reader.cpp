@@ -238,7 +238,7 @@ std::vector<SessionRow> StoreReader::sessions() const {
     Stmt s(db_,
            "SELECT id, profile, pid, device_name, device_type, driver_name, driver_info, software,"
            " started_ns, ended_ns, end_reason, exit_code, signal, frames_sent, frames_received,"
-           " frames_lost, detail FROM sessions ORDER BY id");
+           " frames_lost, detail, model_open_ms FROM sessions ORDER BY id");
     std::vector<SessionRow> out;
     while (s.step()) {
         SessionRow r;
@@ -259,6 +259,7 @@ std::vector<SessionRow> StoreReader::sessions() const {
         r.frames_received = s.col_int(14);
         r.frames_lost = s.col_int(15);
         r.detail = s.col_text(16);
+        if (!s.col_null(17)) r.model_open_ms = s.col_real(17);
         out.push_back(std::move(r));
     }
     return out;

@@ -64,7 +64,7 @@ WriterStatements::WriterStatements(const Db& db)
               "storing a session's device"),
       end_session_(db,
                    "UPDATE sessions SET ended_ns = ?2, end_reason = ?3, exit_code = ?4, signal = ?5,"
-                   " frames_sent = ?6, frames_received = ?7, frames_lost = ?8, detail = ?9 WHERE id = ?1",
+                   " frames_sent = ?6, frames_received = ?7, frames_lost = ?8, detail = ?9, model_open_ms = ?10 WHERE id = ?1",
                    "storing a session's end"),
       sample_(db, "INSERT INTO samples(t_ns, session_id, source, metric, value) VALUES(?1, ?2, ?3, ?4, ?5)",
               "storing samples"),
@@ -145,7 +145,12 @@ void WriterStatements::operator()(const cmd::EndSession& c) {
     const SessionResult& s = c.result;
     end_session_.bind_int(1, s.id).bind_int(2, s.ended_ns).bind_text(3, to_string(s.reason));
     end_session_.bind_opt_int(4, s.exit_code).bind_opt_int(5, s.signal).bind_opt_int(6, s.frames_sent);
-    end_session_.bind_int(7, s.frames_received).bind_int(8, s.frames_lost).bind_text(9, s.detail).run();
+    end_session_.bind_int(7, s.frames_received).bind_int(8, s.frames_lost).bind_text(9, s.detail);
+    if (s.model_open_ms)
+        end_session_.bind_real(10, *s.model_open_ms);
+    else
+        end_session_.bind_null(10);
+    end_session_.run();
 }
 
 void WriterStatements::operator()(const cmd::AddFrames& c) { add_frames({&c}); }
