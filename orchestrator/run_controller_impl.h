@@ -6,6 +6,7 @@
 #include "orchestrator/run_controller.h"
 
 #include <utility>  // before Asio
+#include <optional>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
