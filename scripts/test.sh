@@ -7,8 +7,9 @@ scripts/deps.sh
 scripts/build.sh
 # Tests render on whatever Vulkan device exists; on CI that is lavapipe.
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
-ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
 # Fuzz regression: every libFuzzer target for a few seconds from its seeds (clang build in
 # build-fuzz/; SEATMARK_FUZZ_SECONDS=0 skips it; long campaigns: scripts/fuzz.sh 1800).
 fuzz_s=${SEATMARK_FUZZ_SECONDS:-5}
 if [ "$fuzz_s" != 0 ]; then scripts/fuzz.sh "$fuzz_s"; fi
+# The suite runs last, so its summary line closes the output.
+ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
