@@ -16,6 +16,7 @@ packages=(
   libtinygltf-dev libtinyobjloader-dev assimp-testmodels assimp-utils
   libocct-foundation-dev libocct-modeling-data-dev libocct-modeling-algorithms-dev libocct-ocaf-dev libocct-data-exchange-dev libocct-visualization-dev libtbb-dev
   clang libclang-rt-dev
+  libssl-dev
 )
 
 missing=()

@@ -1,0 +1,96 @@
+#include "common/join_auth.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/errors.h"
+
+namespace seatmark::join {
+
+namespace {
+constexpr char peer_label[] = "seatmark-join-1 peer";
+constexpr char orchestrator_label[] = "seatmark-join-1 orchestrator";
+
+void append(std::vector<uint8_t>& v, const char* label) {
+    v.insert(v.end(), label, label + std::char_traits<char>::length(label));
+}
+void append(std::vector<uint8_t>& v, const Nonce& n) { v.insert(v.end(), n.begin(), n.end()); }
+
+std::vector<uint8_t> join_input(const Join& j, const Nonce& challenge) {
+    std::vector<uint8_t> in;
+    append(in, peer_label);
+    append(in, challenge);
+    auto body = join_mac_input(j);
+    in.insert(in.end(), body.begin(), body.end());
+    return in;
+}
+}  // namespace
+
+std::string read_token_file(const std::string& path, const std::string& what) {
+    if (path.empty()) throw InputError(what + ": expected the path of a file holding the run's token");
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw InputError(what + " " + path + ": cannot read it (does it exist?); create one with e.g. "
+                             "`openssl rand -hex 32 > " + path + "`");
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    std::string t = ss.str();
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t')) t.pop_back();
+    if (t.empty())
+        throw InputError(what + " " + path + ": the file is empty; put the run's token in it, e.g. "
+                         "`openssl rand -hex 32 > " + path + "`");
+    return t;
+}
+
+std::string token_file_warning(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    auto p = fs::status(path, ec).permissions();
+    if (ec) return {};
+    if ((p & (fs::perms::group_read | fs::perms::others_read)) != fs::perms::none)
+        return "token file " + path + " can be read by other users; `chmod 600 " + path + "`";
+    return {};
+}
+
+Nonce random_nonce() {
+    Nonce n;
+    if (RAND_bytes(n.data(), static_cast<int>(n.size())) != 1)
+        throw std::runtime_error("OpenSSL RAND_bytes failed: no random nonce for the join handshake");
+    return n;
+}
+
+Mac hmac_sha256(const std::string& key, const std::vector<uint8_t>& data) {
+    Mac out{};
+    unsigned len = 0;
+    if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), data.data(), data.size(), out.data(), &len) ||
+        len != out.size())
+        throw std::runtime_error("OpenSSL HMAC-SHA256 failed");
+    return out;
+}
+
+bool mac_equal(const Mac& a, const Mac& b) { return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0; }
+
+void sign_join(Join& j, const Nonce& challenge, const std::string& token) {
+    j.mac = hmac_sha256(token, join_input(j, challenge));
+}
+
+bool verify_join(const Join& j, const Nonce& challenge, const std::string& token) {
+    return mac_equal(j.mac, hmac_sha256(token, join_input(j, challenge)));
+}
+
+Mac welcome_mac(const std::string& token, const Nonce& client_nonce, const Nonce& server_nonce, uint32_t id) {
+    std::vector<uint8_t> in;
+    append(in, orchestrator_label);
+    append(in, client_nonce);
+    append(in, server_nonce);
+    for (int i = 0; i < 4; ++i) in.push_back(static_cast<uint8_t>(id >> (8 * i)));
+    return hmac_sha256(token, in);
+}
+
+}  // namespace seatmark::join

@@ -1,0 +1,126 @@
+#pragma once
+// The join protocol: sessions and host agents started elsewhere (a user's RDP logon, a VM,
+// another machine) join a run over TCP (`seatmark run --accept`, plan `[run] sessions = "join"`).
+// Described completely in this header.
+//
+// Framing: the telemetry framing of common/wire_protocol.h (8-byte header, magic "SM",
+// version 2, little-endian). Join messages use types 16..25; once a session is activated the
+// telemetry messages (HELLO, FRAMES, HEARTBEAT, EVENT, BYE, types 1..5) flow on the same
+// connection exactly as on the local socket. Before the peer is authenticated the orchestrator
+// accepts at most `max_handshake_payload` bytes per message.
+//
+// Conversation (O = orchestrator, P = peer: a session or an agent):
+//   O -> P  CHALLENGE  u16 join_version, 32 bytes server nonce (fresh random per connection)
+//   P -> O  JOIN       u8 role (1 session, 2 agent), 32 bytes client nonce,
+//                      str host, str user, str os_session, u32 pid, str device, str tool_version,
+//                      32 bytes mac
+//           mac = HMAC-SHA256(token, "seatmark-join-1 peer" || server nonce || the JOIN payload
+//                 up to the mac). The token itself never crosses; a JOIN recorded from another
+//                 connection carries a mac over another server nonce and is refused (replay).
+//   O -> P  WELCOME    32 bytes mac2, u32 id, str profile_name, str profile_text, str device,
+//                      u8 allow_software, f64 heartbeat_timeout_s, f64 duration_s
+//           mac2 = HMAC-SHA256(token, "seatmark-join-1 orchestrator" || client nonce || server
+//                  nonce || id): the peer checks it, so only a holder of the token drives it.
+//           id: the session id (role session) or the agent's number (role agent). The profile
+//           travels as TOML text; device/allow_software are the plan's run settings.
+//   or O -> P REFUSED  str reason, then O closes.
+//   O -> P  PING       u32 seq, i64 t_orch_ns       clock offset measurement (several at join,
+//   P -> O  PONG       u32 seq, i64 t_orch_ns (echo), i64 t_peer_ns        then periodically)
+//   O -> P  START      (empty)  a waiting session begins: HELLO, FRAMES ... as over the local socket
+//   O -> P  STOP       (empty)  a session ends (BYE, close); a waiting one exits without rendering
+//   O -> A  WATCH      u32 count, count x (u32 session_id, u32 pid): that host's sessions
+//   A -> O  SAMPLES    i64 t_ns, u32 count, count x (i32 session_id (-1: the host), str source,
+//                      str metric, f64 value)   what the orchestrator's own samplers record
+//
+// Peers' times (HELLO, FRAMES, HEARTBEAT, EVENT, SAMPLES) are their own monotonic clock; the
+// orchestrator adds the connection's measured offset at ingest. Nothing a peer sends names a
+// file or starts a process on the orchestrator's host.
+// duration_s in WELCOME is a backstop: a session renders until STOP, at most that long.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "common/wire_protocol.h"
+
+namespace seatmark::join {
+
+inline constexpr uint16_t join_version = 1;
+inline constexpr size_t nonce_size = 32;
+inline constexpr size_t mac_size = 32;
+inline constexpr uint32_t max_handshake_payload = 4096;
+inline constexpr uint32_t max_watch = 4096;
+inline constexpr uint32_t max_samples = 16384;
+using Nonce = std::array<uint8_t, nonce_size>;
+using Mac = std::array<uint8_t, mac_size>;
+
+enum class Type : uint8_t {
+    challenge = 16, join = 17, welcome = 18, refused = 19, ping = 20, pong = 21,
+    start = 22, stop = 23, watch = 24, samples = 25,
+};
+enum class Role : uint8_t { session = 1, agent = 2 };
+std::string_view to_string(Role r);  // "session", "agent"
+
+struct Challenge {
+    uint16_t version = join_version;
+    Nonce nonce{};
+};
+struct Join {
+    Role role = Role::session;
+    Nonce client_nonce{};
+    std::string host, user, os_session;
+    uint32_t pid = 0;
+    std::string device, tool_version;
+    Mac mac{};
+};
+struct Welcome {
+    Mac mac{};
+    uint32_t id = 0;
+    std::string profile_name, profile_text, device;
+    bool allow_software = true;
+    double heartbeat_timeout_s = 10;
+    double duration_s = 3600;
+};
+struct Refused { std::string reason; };
+struct Ping { uint32_t seq = 0; int64_t t_orch_ns = 0; };
+struct Pong { uint32_t seq = 0; int64_t t_orch_ns = 0, t_peer_ns = 0; };
+struct Start {};
+struct Stop {};
+struct WatchEntry { uint32_t session_id = 0, pid = 0; };
+struct Watch { std::vector<WatchEntry> sessions; };
+struct Sample { int32_t session_id = -1; std::string source, metric; double value = 0; };
+struct Samples { int64_t t_ns = 0; std::vector<Sample> rows; };
+
+using JoinMessage = std::variant<Challenge, Join, Welcome, Refused, Ping, Pong, Start, Stop, Watch, Samples>;
+// Either kind may arrive on a joined connection.
+using Message = std::variant<wire::Message, JoinMessage>;
+
+void encode(std::vector<uint8_t>& out, const JoinMessage& m);
+// The JOIN payload bytes the mac covers (everything before the mac field).
+std::vector<uint8_t> join_mac_input(const Join& j);
+
+// Streaming decoder for a joined connection: the telemetry types through wire::decode_payload,
+// the join types here. `limit` bounds every payload (max_handshake_payload until authenticated).
+class Decoder {
+public:
+    void feed(const uint8_t* data, size_t n);
+    wire::DecodeStatus next(Message& out);
+    void set_limit(uint32_t limit) { limit_ = limit; }
+    const std::string& error() const { return error_; }
+    bool failed() const { return !error_.empty(); }
+
+private:
+    wire::DecodeStatus fail(std::string why);
+    std::vector<uint8_t> buf_;
+    size_t pos_ = 0;
+    uint32_t limit_ = max_handshake_payload;
+    std::string error_;
+};
+
+// Decodes one join payload (no header); "" on success or the reason.
+std::string decode_join_payload(Type type, const uint8_t* p, size_t n, JoinMessage& out);
+const char* type_name(uint8_t type);  // "CHALLENGE", ..., "HELLO", ...; "unknown"
+
+}  // namespace seatmark::join

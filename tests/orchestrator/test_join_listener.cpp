@@ -1,0 +1,356 @@
+// The join listener against real TCP connections: a real peer (common/join_peer.h) and raw
+// sockets playing strangers, garbage, oversized messages, replays and idle crowds.
+#include <doctest/doctest.h>
+
+#include <utility>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/errors.h"
+#include "common/join_auth.h"
+#include "common/join_peer.h"
+#include "orchestrator/join_listener.h"
+
+using namespace seatmark;
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+// A listener on its own event loop thread, recording what it reports.
+struct Harness {
+    asio::io_context io;
+    std::unique_ptr<orchestrator::JoinListener> listener;
+    std::thread thread;
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::string> refused;
+    std::vector<orchestrator::JoinedPeer> joined;
+    std::vector<uint64_t> ready;
+    std::vector<core::ClockOffset> clocks;
+    std::vector<wire::Message> messages;
+    std::vector<join::Samples> samples;
+    std::vector<std::pair<uint64_t, orchestrator::ConnectionEnd>> closed;
+
+    explicit Harness(orchestrator::JoinListener::Options o = {}) {
+        o.address = {"127.0.0.1", 0, true};
+        if (o.token.empty()) o.token = "sesame-0123456789";
+        orchestrator::JoinListener::Callbacks cb;
+        cb.joined = [this](const orchestrator::JoinedPeer& p, std::string&) -> std::optional<join::Welcome> {
+            std::lock_guard<std::mutex> l(mu);
+            joined.push_back(p);
+            join::Welcome w;
+            w.id = static_cast<uint32_t>(joined.size() - 1);
+            w.profile_name = "ci-tiny";
+            w.profile_text = "name = \"x\"";
+            cv.notify_all();
+            return w;
+        };
+        cb.clock = [this](uint64_t c, const core::ClockOffset& off, bool first) {
+            std::lock_guard<std::mutex> l(mu);
+            if (first) ready.push_back(c);
+            clocks.push_back(off);
+            cv.notify_all();
+        };
+        cb.message = [this](uint64_t, wire::Message&& m) {
+            std::lock_guard<std::mutex> l(mu);
+            messages.push_back(std::move(m));
+            cv.notify_all();
+        };
+        cb.samples = [this](uint64_t, join::Samples&& s) {
+            std::lock_guard<std::mutex> l(mu);
+            samples.push_back(std::move(s));
+            cv.notify_all();
+        };
+        cb.refused = [this](const std::string& a, const std::string& why) {
+            std::lock_guard<std::mutex> l(mu);
+            refused.push_back(a + ": " + why);
+            cv.notify_all();
+        };
+        cb.closed = [this](uint64_t c, const orchestrator::ConnectionEnd& e) {
+            std::lock_guard<std::mutex> l(mu);
+            closed.push_back({c, e});
+            cv.notify_all();
+        };
+        listener = std::make_unique<orchestrator::JoinListener>(io, o, cb);
+        thread = std::thread([this] {
+            auto g = asio::make_work_guard(io);
+            io.run();
+        });
+    }
+    ~Harness() {
+        asio::post(io, [this] {
+            listener->close();
+            io.stop();
+        });
+        thread.join();
+    }
+    template <class F>
+    bool wait(F pred, std::chrono::milliseconds limit = 10s) {
+        std::unique_lock<std::mutex> l(mu);
+        return cv.wait_for(l, limit, pred);
+    }
+    join::HostPort where() const { return {"127.0.0.1", listener->port()}; }
+    template <class F>
+    void on_loop(F f) {
+        std::promise<void> p;
+        asio::post(io, [&] {
+            f();
+            p.set_value();
+        });
+        p.get_future().wait();
+    }
+};
+
+join::JoinPeer::Options peer_options(const Harness& h, const std::string& token, join::Role role = join::Role::session) {
+    join::JoinPeer::Options o;
+    o.address = h.where();
+    o.token = token;
+    o.role = role;
+    o.retry_s = 2;
+    o.io_timeout = 5000ms;
+    return o;
+}
+
+// A raw client: reads the CHALLENGE, then does what the test says.
+struct Raw {
+    asio::io_context io;
+    tcp::socket s{io};
+    join::Decoder dec;
+    explicit Raw(const join::HostPort& hp) { s.connect({asio::ip::make_address(hp.host), hp.port}); }
+    join::JoinMessage read_join_message() {
+        std::array<uint8_t, 4096> buf;
+        join::Message m;
+        for (;;) {
+            auto st = dec.next(m);
+            if (st == wire::DecodeStatus::ok) return std::get<join::JoinMessage>(m);
+            REQUIRE(st == wire::DecodeStatus::need_more);
+            size_t n = s.read_some(asio::buffer(buf));
+            dec.feed(buf.data(), n);
+        }
+    }
+    join::Nonce challenge() { return std::get<join::Challenge>(read_join_message()).nonce; }
+    void send(const std::vector<uint8_t>& b) { asio::write(s, asio::buffer(b)); }
+    // True when the orchestrator closed the connection (reading what it sent until EOF).
+    bool closed_by_peer() {
+        std::array<uint8_t, 4096> buf;
+        boost::system::error_code ec;
+        for (int i = 0; i < 100; ++i) {
+            s.read_some(asio::buffer(buf), ec);
+            if (ec) return ec == asio::error::eof || ec == asio::error::connection_reset;
+        }
+        return false;
+    }
+};
+
+join::Join make_join(const std::string& host) {
+    join::Join j;
+    j.role = join::Role::session;
+    j.client_nonce = join::random_nonce();
+    j.host = host;
+    j.user = "cad1";
+    j.os_session = "rdp-7";
+    j.pid = 4242;
+    return j;
+}
+
+bool any_contains(const std::vector<std::string>& v, const std::string& s) {
+    for (const auto& x : v)
+        if (x.find(s) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("a peer holding the token joins, its clock offset is measured, and its stamps arrive in the listener's clock") {
+    Harness h;
+    join::JoinPeer peer(peer_options(h, "sesame-0123456789"));
+    auto me = join::local_identity("host-a");
+    auto w = peer.join(me);
+    CHECK(w.profile_name == "ci-tiny");
+    std::atomic<int> starts{0};
+    peer.run([&](const join::JoinMessage& m) { starts += std::holds_alternative<join::Start>(m); }, {});
+    REQUIRE(h.wait([&] { return !h.ready.empty(); }));
+    {
+        std::lock_guard<std::mutex> l(h.mu);
+        REQUIRE(h.joined.size() == 1);
+        CHECK(h.joined[0].host == "host-a");
+        CHECK(h.joined[0].pid == me.pid);
+        CHECK(h.joined[0].address.rfind("127.0.0.1:", 0) == 0);
+        const auto& c = h.clocks.back();
+        CHECK(c.samples == 8);
+        // One machine, one clock: the measured offset lies within its own uncertainty (plus slack
+        // for a loaded machine's scheduling).
+        CHECK(std::llabs(c.offset_ns) <= c.uncertainty_ns + 2'000'000);
+        CHECK(c.uncertainty_ns < 1'000'000'000);
+    }
+    // Telemetry before START is a protocol error; after START it flows.
+    const uint64_t conn = h.ready[0];
+    h.on_loop([&] { h.listener->start(conn); });
+    for (int i = 0; i < 200 && starts == 0; ++i) std::this_thread::sleep_for(10ms);
+    REQUIRE(starts == 1);
+    std::vector<uint8_t> out;
+    const int64_t t = now_ns();
+    wire::encode(out, wire::Heartbeat{t, 3});
+    std::string err;
+    REQUIRE(peer.send(out, err));
+    REQUIRE(h.wait([&] { return !h.messages.empty(); }));
+    std::lock_guard<std::mutex> l(h.mu);
+    auto& hb = std::get<wire::Heartbeat>(h.messages[0]);
+    CHECK(hb.frames_emitted == 3);
+    CHECK(hb.t_ns == t + h.clocks.back().offset_ns);
+}
+
+TEST_CASE("a wrong token, no token, garbage, an oversized message and a replayed JOIN are refused and recorded") {
+    Harness h;
+    SUBCASE("wrong token: the peer is told, and does not retry") {
+        join::JoinPeer peer(peer_options(h, "not-the-token"));
+        CHECK_THROWS_AS(peer.join(join::local_identity("host-a")), InputError);
+        REQUIRE(h.wait([&] { return !h.refused.empty(); }));
+        CHECK(any_contains(h.refused, "authentication failed"));
+    }
+    SUBCASE("no token: a JOIN with an empty mac") {
+        Raw r(h.where());
+        r.challenge();
+        std::vector<uint8_t> out;
+        join::encode(out, join::JoinMessage{make_join("host-a")});
+        r.send(out);
+        auto m = r.read_join_message();
+        REQUIRE(std::holds_alternative<join::Refused>(m));
+        CHECK(std::get<join::Refused>(m).reason.find("authentication failed") != std::string::npos);
+        CHECK(r.closed_by_peer());
+    }
+    SUBCASE("garbage") {
+        Raw r(h.where());
+        r.challenge();
+        r.send({'G', 'E', 'T', ' ', '/', ' ', 'H', 'T', 'T', 'P'});
+        REQUIRE(h.wait([&] { return !h.refused.empty(); }));
+        CHECK(any_contains(h.refused, "bad magic"));
+        CHECK(r.closed_by_peer());
+    }
+    SUBCASE("oversized before authentication: refused from the header alone") {
+        Raw r(h.where());
+        r.challenge();
+        std::vector<uint8_t> hdr = {0x53, 0x4D, wire::version, 17, 0x00, 0x00, 0x10, 0x00};  // 1 MiB JOIN
+        r.send(hdr);
+        REQUIRE(h.wait([&] { return !h.refused.empty(); }));
+        CHECK(any_contains(h.refused, "exceeds limit 4096"));
+    }
+    SUBCASE("replay: a JOIN signed for one connection's challenge, sent on another") {
+        Raw first(h.where());
+        auto nonce1 = first.challenge();
+        auto j = make_join("host-a");
+        join::sign_join(j, nonce1, "sesame-0123456789");
+        std::vector<uint8_t> recorded;
+        join::encode(recorded, join::JoinMessage{j});
+        Raw second(h.where());
+        auto nonce2 = second.challenge();
+        CHECK(nonce1 != nonce2);  // a fresh nonce per connection
+        second.send(recorded);
+        auto m = second.read_join_message();
+        REQUIRE(std::holds_alternative<join::Refused>(m));
+        // The original is still good on its own connection: the proof is bound to the challenge.
+        first.send(recorded);
+        auto ok = first.read_join_message();
+        CHECK(std::holds_alternative<join::Welcome>(ok));
+        std::lock_guard<std::mutex> l(h.mu);
+        CHECK(h.joined.size() == 1);
+        CHECK(any_contains(h.refused, "authentication failed"));
+    }
+    SUBCASE("telemetry before JOIN") {
+        Raw r(h.where());
+        r.challenge();
+        std::vector<uint8_t> out;
+        wire::encode(out, wire::Heartbeat{1, 1});
+        r.send(out);
+        REQUIRE(h.wait([&] { return !h.refused.empty(); }));
+        CHECK(any_contains(h.refused, "before JOIN"));
+    }
+}
+
+TEST_CASE("300 connections that never authenticate hold at most the pending budget and lock no real peer out") {
+    orchestrator::JoinListener::Options o;
+    o.handshake_timeout_s = 1;
+    Harness h(o);
+    std::vector<std::unique_ptr<Raw>> idle;
+    for (int i = 0; i < 300; ++i) idle.push_back(std::make_unique<Raw>(h.where()));
+    // Every one of them got a CHALLENGE and stays silent; the listener keeps its budget.
+    std::this_thread::sleep_for(200ms);
+    size_t pending = 0;
+    h.on_loop([&] { pending = h.listener->pending(); });
+    CHECK(pending <= 16);  // one address: its share of the places
+    join::JoinPeer peer(peer_options(h, "sesame-0123456789"));
+    auto w = peer.join(join::local_identity("host-b"));
+    CHECK(w.id == 0);
+    // Evicted or timed out: every idle connection is refused and recorded.
+    REQUIRE(h.wait([&] { return h.refused.size() >= 300; }, 15s));
+    std::lock_guard<std::mutex> l(h.mu);
+    CHECK(any_contains(h.refused, "evicted"));
+    CHECK(any_contains(h.refused, "no JOIN within 1 s"));
+}
+
+TEST_CASE("an agent's samples arrive with their stamps converted, and a session may not send them") {
+    Harness h;
+    join::JoinPeer agent(peer_options(h, "sesame-0123456789", join::Role::agent));
+    agent.join(join::local_identity("host-a"));
+    agent.run({}, {});
+    REQUIRE(h.wait([&] { return !h.ready.empty(); }));
+    join::Samples s;
+    s.t_ns = now_ns();
+    s.rows.push_back({-1, "proc", "host_cpu_pct", 12.5});
+    s.rows.push_back({3, "proc", "cpu_pct", 50});
+    std::vector<uint8_t> out;
+    join::encode(out, join::JoinMessage{s});
+    std::string err;
+    REQUIRE(agent.send(out, err));
+    REQUIRE(h.wait([&] { return !h.samples.empty(); }));
+    {
+        std::lock_guard<std::mutex> l(h.mu);
+        CHECK(h.samples[0].rows.size() == 2);
+        CHECK(h.samples[0].rows[0].metric == "host_cpu_pct");
+        CHECK(h.samples[0].t_ns == s.t_ns + h.clocks.back().offset_ns);
+        CHECK(h.joined[0].role == join::Role::agent);
+    }
+    join::JoinPeer session(peer_options(h, "sesame-0123456789"));
+    session.join(join::local_identity("host-a"));
+    session.run({}, {});
+    REQUIRE(h.wait([&] { return h.ready.size() == 2; }));
+    REQUIRE(session.send(out, err));
+    REQUIRE(h.wait([&] { return !h.closed.empty(); }));
+    std::lock_guard<std::mutex> l(h.mu);
+    CHECK(h.closed[0].second.reason == orchestrator::CloseReason::protocol);
+    CHECK(h.closed[0].second.detail.find("SAMPLES from a session") != std::string::npos);
+}
+
+TEST_CASE("a joined peer that goes silent while waiting is dropped and reported as closed") {
+    orchestrator::JoinListener::Options o;
+    o.idle_timeout_s = 1;
+    o.resync_interval_s = 0.3;
+    Harness h(o);
+    Raw r(h.where());
+    auto nonce = r.challenge();
+    auto j = make_join("host-a");
+    join::sign_join(j, nonce, "sesame-0123456789");
+    std::vector<uint8_t> out;
+    join::encode(out, join::JoinMessage{j});
+    r.send(out);
+    CHECK(std::holds_alternative<join::Welcome>(r.read_join_message()));
+    // Never answers a PING.
+    REQUIRE(h.wait([&] { return !h.closed.empty(); }, 5s));
+    std::lock_guard<std::mutex> l(h.mu);
+    CHECK(h.closed[0].second.detail.find("no answer for 1 s") != std::string::npos);
+    CHECK(h.ready.empty());
+}
