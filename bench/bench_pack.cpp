@@ -5,7 +5,7 @@
 //  2. `seatmark pack` of a generated 1M+ triangle glTF against `assimp export` of the same file
 //     to binary STL (Debian's assimp-utils), wall time and peak RSS of each child.
 //  3. peak RSS of `seatmark pack` and of a session that opens a large pack, against the pack size.
-// Usage: bench_pack       (SEATMARK_BENCH_PACK_MB: large pack size, default 256; SEATMARK_BENCH_DIR)
+// Usage: bench_pack [load]   (load: only part 1; SEATMARK_BENCH_PACK_MB: large pack size, default 256; SEATMARK_BENCH_DIR)
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -153,7 +153,8 @@ void write_gltf(const std::string& dir, uint32_t meshes, uint32_t n) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const bool load_only = argc > 1 && std::strcmp(argv[1], "load") == 0;
     const char* mb_env = std::getenv("SEATMARK_BENCH_PACK_MB");
     const double target_mb = mb_env ? std::atof(mb_env) : 256;
     const std::string dir = std::getenv("SEATMARK_BENCH_DIR") ? std::getenv("SEATMARK_BENCH_DIR") : "/tmp/seatmark-bench-pack";
@@ -191,6 +192,11 @@ int main() {
                 load_cold / 1e9, raw_cold / 1e9, 100 * load_cold / raw_cold);
     std::printf("load warm      pack open+map+check %.2f GB/s vs raw read from page cache %.2f GB/s: %.0f %%\n", load_warm / 1e9,
                 raw_warm / 1e9, 100 * load_warm / raw_warm);
+
+    if (load_only) {
+        fs::remove_all(dir);
+        return 0;
+    }
 
     // 2. Import of a large glTF against assimp.
     write_gltf(dir, 4, 360);  // 4 x 259k = 1.04M triangles

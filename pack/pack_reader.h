@@ -1,6 +1,6 @@
 #pragma once
 // Opens a .smpack read-only, maps it and checks all of it (header limits before anything is
-// mapped, then the payload checksum, then every index, number and range), so what a session
+// mapped, then, in one pass over the payload, its checksum and every index, number and range), so what a session
 // uploads cannot read out of bounds or draw NaNs. The spans point into the mapping: nothing is
 // converted or copied.
 #include <cstdint>

@@ -213,3 +213,83 @@ TEST_CASE("an in-memory image is checked like a file (the fuzz target's path)") 
     v.resize(v.size() - 1);
     CHECK_THROWS_AS(pack::PackFile(v, "memory"), pack::PackError);
 }
+
+namespace {
+// A curved n x n grid: large enough that its vertices and indices cross the reader's 256 KiB blocks.
+workloads::RenderMesh grid(uint32_t n) {
+    workloads::Mesh m;
+    for (uint32_t j = 0; j <= n; ++j)
+        for (uint32_t i = 0; i <= n; ++i) m.positions.push_back({float(i), float(j), 0.01f * float((i * 7 + j * 13) % 17)});
+    for (uint32_t j = 0; j < n; ++j)
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+            m.triangles.insert(m.triangles.end(), {a, b, d, a, d, c});
+        }
+    return workloads::to_render_mesh(m, 30);
+}
+}  // namespace
+
+TEST_CASE("the one-pass check finds faults where a value crosses a block, and reports the first in file order") {
+    TempDir dir;
+    pack::PackContents c;
+    c.meshes = {grid(120), grid(120)};
+    for (uint32_t k = 0; k < 2; ++k) {
+        pack::PackPartIn p;
+        p.mesh = k;
+        p.name = "grid " + std::to_string(k);
+        c.parts.push_back(p);
+    }
+    pack::write_pack(c, dir.file("g.smpack"));
+    const auto b = bytes_of(dir.file("g.smpack"));
+    const auto h = header_of(b);
+    REQUIRE(h.vertex_count * 24 > 2 * (256 << 10));  // both sections span blocks
+    pack::PackFile ok(dir.file("g.smpack"));
+    const auto m0 = ok.meshes()[0], m1 = ok.meshes()[1];
+    auto error_after = [&](auto&& damage, bool seal = true) {
+        auto f = b;
+        damage(f);
+        if (seal) reseal(f);
+        put(dir.file("d.smpack"), f);
+        return error_of(dir.file("d.smpack"));
+    };
+    // The vertex whose bytes straddle the first block boundary (file offset 256 + 256 KiB).
+    const uint64_t boundary = 256 + (256 << 10);
+    const uint64_t v = (boundary - h.vertices_offset) / 24;
+    const uint64_t nan_at = h.vertices_offset + 24 * v + 20;  // its last float, behind the boundary
+    REQUIRE(nan_at >= boundary);
+    const float nan = std::nanf("");
+    CHECK(error_after([&](std::string& f) { std::memcpy(f.data() + nan_at, &nan, 4); }) ==
+          dir.file("d.smpack") + ": vertex " + std::to_string(v) + " has a NaN or infinite position or normal");
+    // Unsealed, the same damage is a checksum mismatch: the checksum is reported before any value.
+    CHECK(error_after([&](std::string& f) { std::memcpy(f.data() + nan_at, &nan, 4); }, false).find("checksum mismatch") !=
+          std::string::npos);
+    // The last index of mesh 1, and of mesh 0 (whose range crosses a block).
+    const uint32_t big = 99999;
+    const uint64_t last1 = h.indices_offset + 4 * (m1.first_index + 3ull * m1.triangle_count + 2ull * m1.edge_count - 1);
+    const uint64_t last0 = h.indices_offset + 4 * (m0.first_index + 3ull * m0.triangle_count + 2ull * m0.edge_count - 1);
+    CHECK(error_after([&](std::string& f) { std::memcpy(f.data() + last1, &big, 4); }).find("mesh 1: index 99999 is out of range") !=
+          std::string::npos);
+    // Mesh 0's bad index comes before mesh 1's bad bounds, and before mesh 1's bad range.
+    CHECK(error_after([&](std::string& f) {
+              std::memcpy(f.data() + last0, &big, 4);
+              std::memcpy(f.data() + h.meshes_offset + 48 + 24, &nan, 4);
+          }).find("mesh 0: index 99999 is out of range") != std::string::npos);
+    CHECK(error_after([&](std::string& f) {
+              const uint64_t wrong = m1.first_index + 1;
+              std::memcpy(f.data() + h.meshes_offset + 48 + 8, &wrong, 8);
+              std::memcpy(f.data() + last0, &big, 4);
+          }).find("mesh 0: index 99999") != std::string::npos);
+    // A mesh with an unsound range is reported before a later mesh's bad index is looked for.
+    CHECK(error_after([&](std::string& f) {
+              const uint64_t wrong = m0.first_index + 3;
+              std::memcpy(f.data() + h.meshes_offset + 8, &wrong, 8);
+              std::memcpy(f.data() + last1, &big, 4);
+          }).find("mesh 0: index range outside the indices or not in order") != std::string::npos);
+    // Within one mesh, its bad index is named before its bad bounds.
+    CHECK(error_after([&](std::string& f) {
+              std::memcpy(f.data() + last1, &big, 4);
+              std::memcpy(f.data() + h.meshes_offset + 48 + 24, &nan, 4);
+          }).find("mesh 1: index 99999") != std::string::npos);
+    CHECK(error_after([&](std::string& f) { std::memcpy(f.data() + h.meshes_offset + 48 + 24, &nan, 4); }).find("mesh 1: bounds not finite") !=
+          std::string::npos);
+}
