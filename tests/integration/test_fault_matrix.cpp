@@ -1,0 +1,280 @@
+// The fault matrix: each process kind is killed, stopped or cut off at a phase of a real run, and
+// what survives is checked the same way every time (survivors_hold): the database opens and is
+// consistent, every session ended, every frame is stored or counted lost with a reason, no
+// session process is left, and the run's private folder is gone unless its owner was SIGKILLed
+// (then the next run removes it). Rows covered elsewhere, with the same checks:
+//   session kill -9 mid-window, SIGSTOP (hang)       tests/integration/test_run.cpp
+//   orchestrator kill -9 mid-window, Ctrl-C, 2x Ctrl-C tests/integration/test_run.cpp
+//   database disk full / short of space (store fails) tests/integration/test_store_full.cpp
+//   stage rank killed mid-transfer, SIGKILL cleanup  tests/stage/test_stage.cpp
+//   live API server gone under the monitor           tests/monitor/test_live_source.cpp
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "common/clock.h"
+#include "core/plan.h"
+#include "orchestrator/run_controller.h"
+#include "store/store_reader.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string plan_text(const std::string& steps, const std::string& window, const std::string& settle = "1s") {
+    return "name = \"faults\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n[steps]\nlist = [" + steps +
+           "]\nsettle = \"" + settle + "\"\nwindow = \"" + window + "\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
+}
+
+std::vector<store::SessionRow> sessions_of(const std::string& db) {
+    try {
+        return store::StoreReader(db).sessions();
+    } catch (...) {
+        return {};
+    }
+}
+
+uint64_t frames_of(const std::string& db) {
+    try {
+        return store::StoreReader(db).frame_count();
+    } catch (...) {
+        return 0;
+    }
+}
+
+bool gone(int64_t pid) {
+    if (::kill(pid_t(pid), 0) != 0) return true;
+    // A zombie reparented to init is gone for our purpose.
+    return read_file("/proc/" + std::to_string(pid) + "/stat").find(") Z") != std::string::npos;
+}
+
+// The run folders (/tmp/seatmark-run-*) whose owner file names this pid.
+std::vector<std::string> run_dirs_of(int pid) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/tmp", ec)) {
+        if (e.path().filename().string().rfind("seatmark-run-", 0) != 0) continue;
+        std::ifstream owner(e.path() / "owner");
+        long long p = 0;
+        if (owner >> p && p == pid) out.push_back(e.path().string());
+    }
+    return out;
+}
+
+// What must hold after any fault. `owner_killed`: the orchestrator died by SIGKILL, so its
+// folder stays (for the next run to remove) and sessions may still be ending on their own.
+void survivors_hold(const std::string& db_path, int orchestrator_pid, bool owner_killed) {
+    store::StoreReader db(db_path);
+    CHECK(db.integrity_ok());
+    uint64_t stored = 0;
+    for (const auto& s : db.sessions()) {
+        CAPTURE(s.id);
+        CAPTURE(s.detail);
+        const uint64_t n = db.frame_count(s.id);
+        stored += n;
+        CHECK(int64_t(n) == s.frames_received);  // everything received is stored
+        if (!owner_killed) {
+            CHECK(s.end_reason != store::SessionEnd::running);
+            CHECK(s.ended_ns.has_value());
+            // Every frame the session said it sent is stored or counted lost, and a loss says why.
+            if (s.frames_sent) CHECK(*s.frames_sent == s.frames_received + s.frames_lost);
+            if (s.frames_lost > 0) CHECK(s.detail.find("frames lost") != std::string::npos);
+        }
+        CHECK(wait_until(30, [&] { return gone(s.pid); }));  // no session left behind
+    }
+    CHECK(stored == db.frame_count());
+    CHECK(run_dirs_of(orchestrator_pid).size() == (owner_killed ? 1u : 0u));
+}
+
+// A dup of another process's connected Unix socket whose peer path is `peer` (pidfd_getfd).
+int steal_socket(int pid, const std::string& peer) {
+    const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd < 0) return -1;
+    int found = -1;
+    for (const auto& e : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
+        const int fd = std::stoi(e.path().filename().string());
+        const int mine = int(::syscall(SYS_pidfd_getfd, pidfd, fd, 0));
+        if (mine < 0) continue;
+        sockaddr_un a{};
+        socklen_t len = sizeof a;
+        if (::getpeername(mine, reinterpret_cast<sockaddr*>(&a), &len) == 0 && a.sun_family == AF_UNIX &&
+            peer == a.sun_path) {
+            found = mine;
+            break;
+        }
+        ::close(mine);
+    }
+    ::close(pidfd);
+    return found;
+}
+
+std::string arg_after(int pid, const std::string& flag) {
+    const std::string cmd = read_file("/proc/" + std::to_string(pid) + "/cmdline");
+    std::vector<std::string> args;
+    for (size_t a = 0, b; a < cmd.size(); a = b + 1) {
+        b = cmd.find('\0', a);
+        if (b == std::string::npos) b = cmd.size();
+        args.push_back(cmd.substr(a, b - a));
+    }
+    for (size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == flag) return args[i + 1];
+    return "";
+}
+
+}  // namespace
+
+namespace {
+orchestrator::RunOptions standin_options(const std::string& db) {
+    orchestrator::RunOptions o;
+    o.db_path = db;
+    o.quiet = true;
+    o.session_exe = SEATMARK_SESSION_STANDIN;
+    // Session 0 says HELLO, sends 10 frames with a gap of 2 (seq 3, 4), counts 25 in a heartbeat and
+    // dies by SIGKILL; the others behave and say BYE when stopped.
+    o.extra_session_args = {"--standin-sent", "10", "--standin-skip", "2", "--standin-counted", "25"};
+    return o;
+}
+}  // namespace
+
+TEST_CASE("a session that dies without BYE: frames its last heartbeat counted and gaps are lost, named as such") {
+    TempDir dir;
+    const auto o = standin_options(dir.file("run.db"));
+    const auto r = orchestrator::run_plan(core::parse_plan(plan_text("1, 2", "2s"), "fault plan"), o);
+    CHECK(r.frames_lost == 15);
+    survivors_hold(o.db_path, ::getpid(), false);
+    store::StoreReader db(o.db_path);
+    auto sessions = db.sessions();
+    REQUIRE(sessions.size() == 3);  // the victim, then two for the second step
+    const auto& s = sessions[0];
+    CHECK(s.end_reason == store::SessionEnd::crash);
+    CHECK(s.signal.value_or(0) == SIGKILL);
+    CHECK_FALSE(s.frames_sent.has_value());  // no BYE
+    CHECK(s.frames_received == 10);
+    CHECK(db.frame_count(s.id) == 10);
+    CHECK(s.frames_lost == 15);  // 2 in the gap + 13 the heartbeat counted that never came
+    CHECK(s.detail.find("15 frames lost (no BYE; counted by the last heartbeat)") != std::string::npos);
+    for (size_t i = 1; i < sessions.size(); ++i) {
+        CHECK(sessions[i].end_reason == store::SessionEnd::ok);
+        CHECK(sessions[i].frames_lost == 0);
+    }
+    CHECK(r.frames_stored == db.frame_count());
+}
+
+// Known bug (notes-harden.md): when the run ends inside the controller's tick (here: the only
+// session of the last step crashed), the tick goes on to sample into the finished store writer and
+// the run fails with "store writer used after finish()". should_fail: this case turns red when
+// the bug is fixed; then drop the decorator.
+TEST_CASE("a run whose last step's only session crashes ends cleanly" * doctest::should_fail()) {
+    TempDir dir;
+    const auto o = standin_options(dir.file("run.db"));
+    orchestrator::RunOutcome r;
+    REQUIRE_NOTHROW(r = orchestrator::run_plan(core::parse_plan(plan_text("1", "2s"), "fault plan"), o));
+    CHECK(r.frames_lost == 15);
+    survivors_hold(o.db_path, ::getpid(), false);
+}
+
+TEST_CASE("a session killed during start-up, before its HELLO, is a crash with nothing lost") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan_text("1, 2", "2s"));  // a second step: see the known bug below
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    int64_t victim = 0;
+    // The row is written when the process is started, before its Vulkan set-up (~0.5 s on lavapipe).
+    REQUIRE(wait_until(60, [&] {
+        for (auto& s : sessions_of(dir.file("run.db")))
+            if (s.pid > 0) victim = s.pid;
+        return victim > 0;
+    }));
+    ::kill(pid_t(victim), SIGKILL);
+    auto r = run.wait(120);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    survivors_hold(dir.file("run.db"), run.pid(), false);
+    auto sessions = sessions_of(dir.file("run.db"));
+    REQUIRE(!sessions.empty());
+    CHECK(sessions[0].end_reason == store::SessionEnd::crash);
+    CHECK(sessions[0].signal.value_or(0) == SIGKILL);
+    CHECK(sessions[0].frames_lost == 0);
+}
+
+TEST_CASE("a session's telemetry connection cut mid-window: the session ends, its frames are stored or counted") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan_text("1, 2", "3s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    int64_t victim = 0;
+    REQUIRE(wait_until(60, [&] {
+        for (auto& s : sessions_of(dir.file("run.db")))
+            if (s.pid > 0 && !s.device.device_name.empty()) victim = s.pid;
+        return victim > 0 && frames_of(dir.file("run.db")) > 0;
+    }));
+    const std::string sock = arg_after(int(victim), "--connect");
+    REQUIRE(!sock.empty());
+    const int fd = steal_socket(int(victim), sock);
+    REQUIRE_MESSAGE(fd >= 0, "no connected socket to " << sock << " in session " << victim);
+    CHECK(::shutdown(fd, SHUT_RDWR) == 0);  // both ends see the connection end, as a cut cable would give
+    ::close(fd);
+    auto r = run.wait(120);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    survivors_hold(dir.file("run.db"), run.pid(), false);
+    auto sessions = sessions_of(dir.file("run.db"));
+    REQUIRE(!sessions.empty());
+    CHECK(sessions[0].end_reason != store::SessionEnd::ok);  // it did not finish its run normally
+    CHECK(!sessions[0].detail.empty());                      // and the row says what happened
+}
+
+TEST_CASE("the orchestrator stopped (SIGSTOP) for 2 s mid-window resumes: nothing is lost, no session is called hung") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan_text("1", "6s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    REQUIRE(wait_until(60, [&] {
+        auto s = sessions_of(dir.file("run.db"));
+        return !s.empty() && !s[0].device.device_name.empty() && frames_of(dir.file("run.db")) > 0;
+    }));
+    run.signal(SIGSTOP);
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // the fault itself lasts 2 s (below the 5 s heartbeat timeout)
+    run.signal(SIGCONT);
+    auto r = run.wait(120);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    survivors_hold(dir.file("run.db"), run.pid(), false);
+    for (const auto& s : sessions_of(dir.file("run.db"))) {
+        CAPTURE(s.detail);
+        CHECK(s.end_reason == store::SessionEnd::ok);
+        REQUIRE(s.frames_sent.has_value());
+        CHECK(s.frames_lost == 0);
+    }
+}
+
+TEST_CASE("the orchestrator killed (SIGKILL) while sessions settle: consistent database, sessions end, the next run removes its folder") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan_text("1", "10s", "20s"));
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    REQUIRE(wait_until(60, [&] {
+        auto s = sessions_of(dir.file("run.db"));
+        return !s.empty() && !s[0].device.device_name.empty();
+    }));
+    const int killed = run.pid();
+    run.signal(SIGKILL);
+    run.wait(30);
+    survivors_hold(dir.file("run.db"), killed, true);
+    CHECK(store::StoreReader(dir.file("run.db")).effective_status() == store::RunStatus::crashed);
+    // The next run (a short one) clears the dead run's folder.
+    write_file(dir.file("plan2.toml"), plan_text("1", "1s"));
+    auto next = run_process(seatmark_argv({"run", dir.file("plan2.toml"), "--db", dir.file("next.db"), "--quiet"}), 120);
+    INFO(next.out << next.err);
+    CHECK(run_dirs_of(killed).empty());
+}
