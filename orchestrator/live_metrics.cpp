@@ -83,7 +83,7 @@ std::string prometheus_text(const core::LiveState& s, const ApiCounters& c) {
     w.gauge("seatmark_step", "Current step, 1-based (step k of seatmark_steps).", double(s.step));
     w.gauge("seatmark_steps", "Steps in the plan.", double(s.steps));
     w.family("seatmark_step_phase", "gauge", "1 for the phase the current step is in.");
-    for (const char* p : {"starting", "settling", "measuring", "stopping", "done"})
+    for (const char* p : {"starting", "settling", "measuring", "judging", "stopping", "done"})
         w.sample("seatmark_step_phase", s.phase == p ? 1 : 0, {{"phase", p}});
     w.gauge("seatmark_sessions_target", "Sessions the current step runs with.", s.target);
     w.gauge("seatmark_sessions_alive", "Session processes alive now.", s.alive);

@@ -6,6 +6,30 @@ namespace seatmark::orchestrator::run_detail {
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
+StepTimes step_times(const core::Plan& plan) {
+    StepTimes t;
+    t.settle_ns = int64_t(plan.settle_s * 1e9);
+    t.window_ns = int64_t(plan.window_s * 1e9);
+    t.startup_ns = int64_t(startup_timeout_s * 1e9);
+    t.judge_backstop_ns = int64_t((plan.heartbeat_timeout_s + 5) * 1e9);
+    t.failures_allowed = plan.default_sla.failures;
+    return t;
+}
+
+Controller::Controller(const core::Plan& plan, const RunOptions& opts)
+    : plan_(plan),
+      opts_(opts),
+      db_path_(opts.db_path.empty() ? plan.db_path : opts.db_path),
+      exe_(opts.session_exe.empty() ? sibling_exe("seatmark-session") : opts.session_exe),
+      signals_(io_, SIGINT, SIGTERM),
+      tick_(io_),
+      step_timer_(io_),
+      spawned_(*this),
+      linear_planner_(plan.steps, plan.repeats, plan.stop == core::StopRule::first_failure),
+      machine_(clock_, step_timer_, spawned_, opts.coordinator ? *opts.coordinator : local_coordinator_,
+               opts.planner ? *opts.planner : static_cast<StepPlanner&>(linear_planner_), *this, step_times(plan)),
+      out_(opts.quiet) {}
+
 void Controller::check_open_file_limit() {
     // Per session: its telemetry socket, its process handle (pidfd), its /proc/PID/stat kept open
     // by the CPU sampler, and one to spare for a GPU sampler's per-process files (DRM fdinfo, or
@@ -43,7 +67,7 @@ RunOutcome Controller::run() {
     });
     out_.start(plan_, db_path_);
     if (opts_.live) opts_.live->started(io_, *this);
-    begin_step(0);
+    machine_.start();
     tick_.expires_after(250ms);
     tick_.async_wait([this](boost::system::error_code ec) {
         if (!ec) on_tick();
@@ -161,11 +185,11 @@ void Controller::spawn(uint32_t id) {
 
 
 void Controller::stop_everything(store::RunStatus status) {
-    if (phase_ == Phase::stopping || phase_ == Phase::done) return;
+    if (phase_ != Phase::running) return;
     final_status_ = status;
     phase_ = Phase::stopping;
     stop_started_ns_ = now_ns();
-    step_timer_.cancel();
+    machine_.halt();
     for (auto& [id, s] : sessions_) {
         if (s.proc && s.proc->running()) {
             s.stop_requested = true;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "orchestrator/live_observer.h"
+#include "orchestrator/step_seams.h"
 #include "core/plan.h"
 #include "core/step_rules.h"
 
@@ -18,6 +19,10 @@ struct RunOptions {
     std::string session_exe;     // the session executable; default seatmark-session beside this binary
     std::vector<std::string> extra_session_args;  // e.g. --synthetic-fps N for benchmarks
     LiveObserver* live = nullptr;  // the live API, when one serves this run
+    // The step machine's seams (orchestrator/step_seams.h), owned by the caller; null: this host
+    // alone (LocalCoordinator) and the plan's linear ramp (LinearPlanner).
+    StepCoordinator* coordinator = nullptr;
+    StepPlanner* planner = nullptr;
 };
 
 struct StepOutcome {

@@ -34,6 +34,7 @@
 #include "common/self_exe.h"
 #include "store/abort_marker.h"
 #include "store/store_writer.h"
+#include "orchestrator/asio_timing.h"
 #include "orchestrator/asset_check.h"
 #include "orchestrator/disk_watch.h"
 #include "orchestrator/gpu_telemetry.h"
@@ -41,6 +42,7 @@
 #include "orchestrator/run_dir.h"
 #include "orchestrator/run_output.h"
 #include "orchestrator/session_process.h"
+#include "orchestrator/step_machine.h"
 #include "orchestrator/telemetry_server.h"
 #include "workloads/profile.h"
 
@@ -89,17 +91,24 @@ struct Session {
     bool alive() const { return !finalized && !exited && reason == SessionEnd::running; }
 };
 
-class Controller : public LiveSource {
+class Controller;
+
+// Seam "session source", spawn mode: one seatmark-session process per session on this host.
+class SpawnSource final : public SessionSource {
 public:
-    Controller(const core::Plan& plan, const RunOptions& opts)
-        : plan_(plan),
-          opts_(opts),
-          db_path_(opts.db_path.empty() ? plan.db_path : opts.db_path),
-          exe_(opts.session_exe.empty() ? sibling_exe("seatmark-session") : opts.session_exe),
-          signals_(io_, SIGINT, SIGTERM),
-          tick_(io_),
-          step_timer_(io_),
-          out_(opts.quiet) {}
+    explicit SpawnSource(Controller& c) : c_(c) {}
+    void start_up_to(uint32_t n) override;
+    void stop_newest(uint32_t count) override;
+    uint32_t active() const override;
+    bool ready() const override;
+
+private:
+    Controller& c_;
+};
+
+class Controller : public LiveSource, private StepHooks {
+public:
+    Controller(const core::Plan& plan, const RunOptions& opts);
 
     RunOutcome run();
 
@@ -107,13 +116,13 @@ public:
     std::vector<core::LiveFrame> live_frames(uint32_t session, uint64_t since, size_t max) override;
 
 private:
+    friend class SpawnSource;
     void live_event(const core::RunEvent& e) {
         if (opts_.live) opts_.live->event(e);
     }
     // ---- setup and teardown
     void open_store();
     void start_server();
-    void begin_step(size_t k);
     void spawn(uint32_t id);
     void stop_everything(store::RunStatus status);
     void maybe_done();
@@ -127,46 +136,53 @@ private:
     void on_tick();
     void check_open_file_limit();
 
-    // ---- step machine
-    void after_start_wait();
-    void measure_window(uint32_t repeat);
-    void judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last);
-    void end_step();
+    // ---- the step machine's hooks (run_steps.cpp)
+    void step_begun(const StepContext& s, size_t planned_steps) override;
+    void window_opened(const StepContext& s, uint32_t repeat, int64_t ws) override;
+    void window_closed(const StepContext& s, uint32_t repeat, int64_t ws, int64_t we) override;
+    bool telemetry_past(int64_t t) const override;
+    uint32_t step_failures() const override;
+    core::StepVerdict judge_window(const StepContext& s, uint32_t repeat, int64_t ws, int64_t we) override;
+    core::StepVerdict judge_step(const StepContext& s, int64_t t0, int64_t t1,
+                                 std::span<const core::StepVerdict> windows) override;
+    void step_decided(const StepContext& s, const std::string& why) override;
+    void step_judged(const StepRecord& r, size_t planned_steps) override;
+    void run_over(bool ok, const std::string& detail) override;
 
     void fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig);
     void finalize(Session& s);
     void sample();
     void open_gpu();
-    // A closed window waits until every running session's telemetry has passed its end.
-    struct PendingJudge {
-        uint32_t repeat = 0;
-        int64_t ws = 0, we = 0;
-        bool last = false;
-    };
-    bool telemetry_past(int64_t we) const;
-    void judge_ready();
     std::vector<core::SessionSpan> spans() const;
-    core::StepVerdict judge(int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check = nullptr) const;
-    void store_verdict(int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v, int64_t judged_ns);
+    core::StepVerdict judge(const StepContext& s, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check = nullptr) const;
+    void store_verdict(const StepContext& s, int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v,
+                       int64_t judged_ns);
     core::MaxDensity density() const;
     uint32_t alive_count() const;
-    const char* phase_name() const {
+    bool stopping() const { return phase_ != Phase::running; }
+    std::string phase_name() const {
         switch (phase_) {
-            case Phase::starting: return "starting";
-            case Phase::settling: return "settling";
-            case Phase::measuring: return "measuring";
+            case Phase::running: return machine_.phase_name();
             case Phase::stopping: return "stopping";
             case Phase::done: return "done";
         }
         return "?";
     }
+    uint32_t current_target() const { return machine_.has_step() ? machine_.step().target : 0; }
 
     const core::Plan& plan_;
     RunOptions opts_;
     std::string db_path_, exe_, log_dir_, sock_dir_;
     asio::io_context io_;
     asio::signal_set signals_;
-    asio::steady_timer tick_, step_timer_;
+    asio::steady_timer tick_;
+    // The step machine and its seams (orchestrator/step_seams.h).
+    MonotonicClock clock_;
+    AsioTimer step_timer_;
+    SpawnSource spawned_;
+    LocalCoordinator local_coordinator_;
+    LinearPlanner linear_planner_;
+    StepMachine machine_;
     std::unique_ptr<store::StoreWriter> store_;
     store::HostInfo host_;  // this host's row; completed by the first HELLO
     std::unique_ptr<TelemetryServer> server_;
@@ -176,14 +192,11 @@ private:
     std::vector<Session*> by_id_;
     RunOutput out_;
 
-    enum class Phase { starting, settling, measuring, stopping, done } phase_ = Phase::starting;
-    size_t step_ = 0;
+    // The run as a whole; within `running`, the step machine has its own phases.
+    enum class Phase { running, stopping, done } phase_ = Phase::running;
     uint32_t next_id_ = 0;
-    int64_t step_start_ns_ = 0, phase_end_ns_ = 0, run_start_ns_ = 0;
-    int64_t measure_start_ns_ = 0, measure_end_ns_ = 0;
-    std::vector<PendingJudge> pending_;
+    int64_t run_start_ns_ = 0;
     std::vector<StepOutcome> outcomes_;
-    std::vector<core::StepVerdict> window_verdicts_;
     std::map<uint32_t, std::string> step_failures_;  // session -> reason, for the current step
     store::RunStatus final_status_ = store::RunStatus::finished;
     int signals_seen_ = 0;
@@ -195,6 +208,8 @@ private:
     int64_t last_sample = 0, last_status = 0;
     double last_host_cpu_pct = NAN;
     double window_cpu0_ = 0, measured_cpu_s_ = 0, measured_wall_s_ = 0;
+    int64_t window_open_ns_ = 0;
+    int64_t pooled_judged_ns_ = 0;  // when the open window really opened (a decided one spans from its step's start)
     std::unique_ptr<GpuTelemetry> gpu_;  // GPU sharing samplers (gpu_telemetry.h), opened in run()
     // The store's health: a writer failure stops the run at once (check_store); the free space
     // is watched so a disk getting full is said before that.

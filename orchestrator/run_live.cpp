@@ -66,13 +66,7 @@ void Controller::on_tick() {
         for (auto& [id, s] : sessions_)
             if (s.exited && !s.finalized && double(t - s.exited_ns) * 1e-9 > exit_drain_s) finalize(s);
     }
-    judge_ready();
-    if (phase_ == Phase::starting) {
-        bool all_in = true;
-        for (auto& [id, s] : sessions_)
-            if (s.alive() && !s.hello) all_in = false;
-        if (all_in) after_start_wait();
-    }
+    if (phase_ == Phase::running) machine_.poll();  // starting -> settling, judging, the decided rule
     if (phase_ == Phase::stopping && double(t - stop_started_ns_) * 1e-9 > stop_grace_s) {
         for (auto& [id, s] : sessions_)
             if (s.proc && s.proc->running()) s.proc->signal_group(SIGKILL);
@@ -87,12 +81,12 @@ void Controller::on_tick() {
         double dt = last_status ? double(t - last_status) * 1e-9 : 1.0;
         last_status = t;
         StatusSnapshot st;
-        st.step = step_ + 1;
-        st.steps = plan_.steps.size();
-        st.target = plan_.steps[step_];
+        st.step = machine_.has_step() ? machine_.step().index + 1 : 0;
+        st.steps = machine_.planned_steps();
+        st.target = current_target();
         st.alive = alive_count();
         st.phase = phase_name();
-        st.phase_left_s = std::max(0.0, double(phase_end_ns_ - t) * 1e-9);
+        st.phase_left_s = machine_.phase_end_ns() ? std::max(0.0, double(machine_.phase_end_ns() - t) * 1e-9) : 0.0;
         std::vector<double> fps;
         for (auto& [id, s] : sessions_)
             if (s.alive()) {
@@ -127,12 +121,12 @@ core::LiveState Controller::live_state() {
                                             : "running";
     st.elapsed_s = double(t - run_start_ns_) * 1e-9;
     st.started_unix_ns = unix_now_ns() - (t - run_start_ns_);
-    st.step = step_ + 1;
-    st.steps = plan_.steps.size();
-    st.target = plan_.steps[step_];
+    st.step = machine_.has_step() ? machine_.step().index + 1 : 0;
+    st.steps = machine_.planned_steps();
+    st.target = current_target();
     st.alive = alive_count();
     st.phase = phase_name();
-    st.phase_left_s = std::max(0.0, double(phase_end_ns_ - t) * 1e-9);
+    st.phase_left_s = machine_.phase_end_ns() ? std::max(0.0, double(machine_.phase_end_ns() - t) * 1e-9) : 0.0;
     st.max_density_so_far = density().sessions;
     st.host_cpu_pct = last_host_cpu_pct;
     MemInfo mem = read_meminfo();

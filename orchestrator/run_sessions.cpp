@@ -64,7 +64,7 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
             s.reason = SessionEnd::device_lost;
             s.detail = e->text;
             s.ended_ns = s.last_seen_ns;
-            if (phase_ != Phase::stopping && phase_ != Phase::done) step_failures_[s.id] = "device-lost";
+            if (!stopping()) step_failures_[s.id] = "device-lost";
         }
     } else if (auto* b = std::get_if<wire::Bye>(&m)) {
         s.saw_bye = true;
@@ -99,7 +99,7 @@ void Controller::fail_session(Session& s, SessionEnd reason, const std::string& 
         s.detail = detail;
         if (!s.ended_ns) s.ended_ns = now_ns();
     }
-    if (phase_ != Phase::stopping && phase_ != Phase::done) step_failures_[s.id] = std::string(store::to_string(s.reason));
+    if (!stopping()) step_failures_[s.id] = std::string(store::to_string(s.reason));
     store_->add_event({now_ns(), static_cast<int>(s.id), "session-" + std::string(store::to_string(reason)), detail});
     if (s.proc && s.proc->running() && sig) s.proc->signal_group(sig);
 }

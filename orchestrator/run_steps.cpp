@@ -6,22 +6,33 @@ namespace seatmark::orchestrator::run_detail {
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
-void Controller::begin_step(size_t k) {
-    step_ = k;
-    uint32_t target = plan_.steps[k];
-    step_start_ns_ = now_ns();
-    step_failures_.clear();
-    window_verdicts_.clear();
-    pending_.clear();
-    for (auto& [id, s] : sessions_) s.step_frames.clear();
+// ---- spawn mode's session source
+
+void SpawnSource::start_up_to(uint32_t n) {
     // Failed sessions are replaced, so every step runs its full target of live sessions.
-    for (uint32_t alive = alive_count(); alive < target; ++alive) spawn(next_id_++);
-    store_->add_event({step_start_ns_, std::nullopt, "step-begin",
-                       "step " + std::to_string(k + 1) + " of " + std::to_string(plan_.steps.size()) + ": " +
-                           std::to_string(target) + " sessions"});
-    phase_ = Phase::starting;
-    phase_end_ns_ = step_start_ns_ + int64_t(startup_timeout_s * 1e9);
-    live_event(core::StepBeginEvent{uint32_t(k + 1), uint32_t(plan_.steps.size()), target});
+    for (uint32_t alive = active(); alive < n; ++alive) c_.spawn(c_.next_id_++);
+}
+
+void SpawnSource::stop_newest(uint32_t count) {
+    for (auto it = c_.sessions_.rbegin(); it != c_.sessions_.rend() && count > 0; ++it) {
+        Session& s = it->second;
+        if (!s.alive() || s.stop_requested) continue;
+        s.stop_requested = true;
+        if (s.proc && s.proc->running()) s.proc->signal_group(SIGTERM);
+        --count;
+    }
+}
+
+uint32_t SpawnSource::active() const {
+    uint32_t n = 0;
+    for (const auto& [id, s] : c_.sessions_) n += s.alive() && !s.stop_requested;
+    return n;
+}
+
+bool SpawnSource::ready() const {
+    for (const auto& [id, s] : c_.sessions_)
+        if (s.alive() && (!s.hello || s.stop_requested)) return false;
+    return true;
 }
 
 uint32_t Controller::alive_count() const {
@@ -30,40 +41,58 @@ uint32_t Controller::alive_count() const {
     return n;
 }
 
-void Controller::after_start_wait() {
-    phase_ = Phase::settling;
-    phase_end_ns_ = now_ns() + int64_t(plan_.settle_s * 1e9);
-    step_timer_.expires_after(std::chrono::nanoseconds(int64_t(plan_.settle_s * 1e9)));
-    step_timer_.async_wait([this](boost::system::error_code ec) {
-        if (!ec && phase_ == Phase::settling) measure_window(0);
-    });
+// ---- the step machine's hooks
+
+void Controller::step_begun(const StepContext& st, size_t planned_steps) {
+    step_failures_.clear();
+    for (auto& [id, s] : sessions_) s.step_frames.clear();
+    store_->add_event({st.started_ns, std::nullopt, "step-begin",
+                       "step " + std::to_string(st.index + 1) + " of " + std::to_string(planned_steps) + ": " +
+                           std::to_string(st.target) + " sessions"});
+    live_event(core::StepBeginEvent{uint32_t(st.index + 1), uint32_t(planned_steps), st.target});
 }
 
-void Controller::measure_window(uint32_t repeat) {
-    phase_ = Phase::measuring;
-    int64_t ws = now_ns();
-    if (repeat == 0) measure_start_ns_ = ws;
+void Controller::window_opened(const StepContext& st, uint32_t repeat, int64_t) {
     window_cpu0_ = process_cpu_seconds();
-    phase_end_ns_ = ws + int64_t(plan_.window_s * 1e9);
+    window_open_ns_ = now_ns();
     store::StepInfo si;
-    si.idx = static_cast<int>(step_);
+    si.idx = static_cast<int>(st.index);
     si.repeat = static_cast<int>(repeat);
-    si.target_sessions = static_cast<int>(plan_.steps[step_]);
-    si.started_ns = step_start_ns_;
+    si.target_sessions = static_cast<int>(st.target);
+    si.started_ns = st.started_ns;
     store_->begin_step(si);
-    step_timer_.expires_after(std::chrono::nanoseconds(int64_t(plan_.window_s * 1e9)));
-    step_timer_.async_wait([this, repeat, ws](boost::system::error_code ec) {
-        if (ec || phase_ != Phase::measuring) return;
-        int64_t we = now_ns();
-        measured_cpu_s_ += process_cpu_seconds() - window_cpu0_;
-        measured_wall_s_ += double(we - ws) * 1e-9;
-        bool last = repeat + 1 >= plan_.repeats;
-        if (last) measure_end_ns_ = we;
-        // Frames arrive a little after they begin (fence, batching): judge once they are in
-        // (judge_ready, on each tick).
-        pending_.push_back({repeat, ws, we, last});
-        if (!last) measure_window(repeat + 1);
-    });
+}
+
+void Controller::window_closed(const StepContext&, uint32_t, int64_t, int64_t we) {
+    // The steady-state figure counts the time the window really was open (a decided step's
+    // window spans from its start, spawning included).
+    measured_cpu_s_ += process_cpu_seconds() - window_cpu0_;
+    measured_wall_s_ += double(we - window_open_ns_) * 1e-9;
+}
+
+uint32_t Controller::step_failures() const {
+    // The membership rule's count (core/step_rules.h): failures that ended inside the step.
+    if (!machine_.has_step()) return 0;
+    const int64_t t0 = machine_.step().started_ns;
+    uint32_t n = 0;
+    for (const auto& [id, s] : sessions_) n += s.ended_ns >= t0 && store::is_failure(s.reason);
+    return n;
+}
+
+void Controller::step_decided(const StepContext& st, const std::string& why) {
+    store_->add_event({now_ns(), std::nullopt, "step-decided",
+                       "step " + std::to_string(st.index + 1) + " (" + std::to_string(st.target) +
+                           " sessions) ends now: " + why});
+}
+
+void Controller::run_over(bool ok, const std::string& detail) {
+    if (ok) {
+        stop_everything(store::RunStatus::finished);
+        return;
+    }
+    out_.note("the pool could not agree on the next step (" + detail + "): stopping");
+    store_->add_event({now_ns(), std::nullopt, "run-abort", detail});
+    stop_everything(store::RunStatus::aborted);
 }
 
 std::vector<core::SessionSpan> Controller::spans() const {
@@ -81,10 +110,10 @@ std::vector<core::SessionSpan> Controller::spans() const {
     return out;
 }
 
-core::StepVerdict Controller::judge(int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check) const {
+core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check) const {
     core::StepJudge j;
-    j.target = plan_.steps[step_];
-    j.step_start_ns = step_start_ns_;
+    j.target = st.target;
+    j.step_start_ns = st.started_ns;
     j.default_sla = plan_.default_sla;
     j.sla_for = [this](const std::string& profile) -> const Sla& { return plan_.sla_for(profile); };
     j.frames = [this](uint32_t id, int64_t a, int64_t b) -> std::span<const FrameRecord> {
@@ -99,9 +128,10 @@ core::StepVerdict Controller::judge(int64_t t0, int64_t t1, core::GpuMemoryCheck
     return core::judge_span(j, sp, t0, t1, gpu_check);
 }
 
-void Controller::store_verdict(int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v, int64_t judged_ns) {
+void Controller::store_verdict(const StepContext& st, int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v,
+                               int64_t judged_ns) {
     store::VerdictRow r;
-    r.step_idx = static_cast<int>(step_);
+    r.step_idx = static_cast<int>(st.index);
     r.repeat = repeat;
     r.target_sessions = static_cast<int>(v.target);
     r.t0_ns = t0;
@@ -146,22 +176,10 @@ bool Controller::telemetry_past(int64_t we) const {
     return true;
 }
 
-void Controller::judge_ready() {
-    // Windows close in order; judge them in order. A session that keeps silent past the
-    // heartbeat timeout is declared hung first, so this cannot wait forever; the cap is a backstop.
-    while (!pending_.empty() && phase_ == Phase::measuring) {
-        const PendingJudge p = pending_.front();
-        const bool overdue = double(now_ns() - p.we) * 1e-9 > plan_.heartbeat_timeout_s + 5;
-        if (!telemetry_past(p.we) && !overdue) return;
-        pending_.erase(pending_.begin());
-        judge_window(p.repeat, p.ws, p.we, p.last);
-    }
-}
-
-void Controller::judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last) {
-    core::StepVerdict v = judge(ws, we);
+core::StepVerdict Controller::judge_window(const StepContext& st, uint32_t repeat, int64_t ws, int64_t we) {
+    core::StepVerdict v = judge(st, ws, we);
     store::StepEnd sr;
-    sr.idx = static_cast<int>(step_);
+    sr.idx = static_cast<int>(st.index);
     sr.repeat = static_cast<int>(repeat);
     sr.window_start_ns = ws;
     sr.window_end_ns = we;
@@ -169,37 +187,35 @@ void Controller::judge_window(uint32_t repeat, int64_t ws, int64_t we, bool last
     sr.verdict = v.pass ? "pass" : "fail";
     sr.detail = v.reasons.empty() ? "" : v.reasons.front();
     store_->end_step(sr);
-    store_verdict(static_cast<int>(repeat), ws, we, v, sr.ended_ns);
-    window_verdicts_.push_back(std::move(v));
-    if (last) end_step();
+    store_verdict(st, static_cast<int>(repeat), ws, we, v, sr.ended_ns);
+    return v;
 }
 
-void Controller::end_step() {
-    uint32_t target = plan_.steps[step_];
+core::StepVerdict Controller::judge_step(const StepContext& st, int64_t t0, int64_t t1,
+                                         std::span<const core::StepVerdict> windows) {
     // The step's verdict pools every window: all frames from the first window's start.
-    StepOutcome o;
-    o.index = static_cast<uint32_t>(step_);
     core::GpuMemoryCheck gpu;
-    o.verdict = judge(measure_start_ns_, measure_end_ns_, &gpu);
+    core::StepVerdict v = judge(st, t0, t1, &gpu);
     if (gpu_ && !gpu.checked)
-        store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(step_ + 1) + ": " + gpu.detail});
-    core::fold_windows(o.verdict, window_verdicts_);
-    o.judged = true;
-    const int64_t judged = now_ns();  // the verdict row and its event share the time (the monitor pairs them)
-    store_verdict(store::pooled_repeat, measure_start_ns_, measure_end_ns_, o.verdict, judged);
-    outcomes_.push_back(o);
-    store_->add_event({judged, std::nullopt, "step-verdict",
-                       "step " + std::to_string(step_ + 1) + " (" + std::to_string(target) + " sessions): " +
-                           (o.verdict.pass ? "pass" : "fail: " + o.verdict.reasons.front())});
-    out_.step_done(o, plan_.steps.size());
-    live_event(core::StepVerdictEvent{uint32_t(step_ + 1), target, o.verdict.pass, o.verdict.fps_median,
-                                o.verdict.p95_worst_ms, o.verdict.reasons.empty() ? "" : o.verdict.reasons.front()});
-    bool stop = (!o.verdict.pass && plan_.stop == core::StopRule::first_failure) || step_ + 1 >= plan_.steps.size();
-    if (stop)
-        stop_everything(store::RunStatus::finished);
-    else
-        begin_step(step_ + 1);
+        store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(st.index + 1) + ": " + gpu.detail});
+    core::fold_windows(v, windows);
+    pooled_judged_ns_ = now_ns();  // the verdict row and its event share the time (the monitor pairs them)
+    store_verdict(st, store::pooled_repeat, t0, t1, v, pooled_judged_ns_);
+    return v;
 }
 
+void Controller::step_judged(const StepRecord& r, size_t planned_steps) {
+    StepOutcome o;
+    o.index = static_cast<uint32_t>(r.index);
+    o.verdict = r.verdict;
+    o.judged = true;
+    outcomes_.push_back(o);
+    store_->add_event({pooled_judged_ns_, std::nullopt, "step-verdict",
+                       "step " + std::to_string(r.index + 1) + " (" + std::to_string(r.target) + " sessions): " +
+                           (o.verdict.pass ? "pass" : "fail: " + o.verdict.reasons.front())});
+    out_.step_done(o, planned_steps);
+    live_event(core::StepVerdictEvent{uint32_t(r.index + 1), r.target, o.verdict.pass, o.verdict.fps_median,
+                                      o.verdict.p95_worst_ms, o.verdict.reasons.empty() ? "" : o.verdict.reasons.front()});
+}
 
 }  // namespace seatmark::orchestrator::run_detail
