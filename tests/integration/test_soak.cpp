@@ -1,0 +1,18 @@
+// The soak's short version: bench_soak (bench/bench_soak.cpp) for 15 s with 8 synthetic sessions.
+// It exits 1 when a frame is unaccounted for, a session did not say BYE, descriptors or threads
+// grew between the first and the last stretch, or the report on the result failed.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tests/support/process.h"
+
+using namespace seatmark::test;
+
+TEST_CASE("a short soak: every frame accounted for, descriptors and threads flat, the report reads the result") {
+    auto r = run_process({SEATMARK_BENCH_SOAK, "0.25", "8"}, 180);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("frames unaccounted (sent - stored - lost)  0   (sessions without BYE: 0;") != std::string::npos);
+    CHECK(r.out.find("run finished") != std::string::npos);
+}
