@@ -174,11 +174,10 @@ TEST_CASE("a session that dies without BYE: frames its last heartbeat counted an
     CHECK(r.frames_stored == db.frame_count());
 }
 
-// Known bug (notes-harden.md): when the run ends inside the controller's tick (here: the only
-// session of the last step crashed), the tick goes on to sample into the finished store writer and
-// the run fails with "store writer used after finish()". should_fail: this case turns red when
-// the bug is fixed; then drop the decorator.
-TEST_CASE("a run whose last step's only session crashes ends cleanly" * doctest::should_fail()) {
+// Found by this file: a run that ended inside the controller's tick (here: the only session of
+// the last step crashed) went on to sample into the finished store writer and failed with "store
+// writer used after finish()" (fixed in the step machine's rework).
+TEST_CASE("a run whose last step's only session crashes ends cleanly") {
     TempDir dir;
     const auto o = standin_options(dir.file("run.db"));
     orchestrator::RunOutcome r;
@@ -189,7 +188,7 @@ TEST_CASE("a run whose last step's only session crashes ends cleanly" * doctest:
 
 TEST_CASE("a session killed during start-up, before its HELLO, is a crash with nothing lost") {
     TempDir dir;
-    write_file(dir.file("plan.toml"), plan_text("1, 2", "2s"));  // a second step: see the known bug below
+    write_file(dir.file("plan.toml"), plan_text("1, 2", "2s"));
     BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
     int64_t victim = 0;
     // The row is written when the process is started, before its Vulkan set-up (~0.5 s on lavapipe).
