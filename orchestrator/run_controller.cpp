@@ -58,10 +58,9 @@ RunOutcome Controller::run() {
             if (!dir.empty()) std::filesystem::remove_all(dir, ec);
         }
     } dir_cleanup{sock_dir_};
-    open_gpu();
+    open_sampler();
     run_start_ns_ = now_ns();
     const double cpu0 = process_cpu_seconds();
-    cpu_prev_ = read_cpu_times();
     signals_.async_wait([this](boost::system::error_code ec, int sig) {
         if (!ec) on_signal(sig);
     });
@@ -92,7 +91,7 @@ RunOutcome Controller::run() {
     r.steps = outcomes_;
     r.max_density = density().sessions;
     r.frames_stored = store_->frames_stored();
-    r.frames_lost = lost_total_;
+    r.frames_lost = table_.lost_total();
     r.wall_s = double(now_ns() - run_start_ns_) * 1e-9;
     r.orchestrator_cpu_s = process_cpu_seconds() - cpu0;
     r.measured_cpu_s = measured_cpu_s_;
@@ -138,10 +137,7 @@ void Controller::start_server() {
 }
 
 void Controller::spawn(uint32_t id) {
-    Session& s = sessions_[id];
-    if (by_id_.size() <= id) by_id_.resize(id + 1, nullptr);
-    by_id_[id] = &s;  // map nodes never move, and sessions are never erased
-    s.id = id;
+    Session& s = table_.add(id);
     s.profile = plan_.profile_for(id);
     s.profile_name = workloads::load_profile(s.profile).name;
     s.sla = &plan_.sla_for(s.profile_name);
@@ -156,27 +152,24 @@ void Controller::spawn(uint32_t id) {
     s.started_ns = now_ns();
     s.last_seen_ns = s.started_ns;
     std::string log = log_dir_ + "/session-" + std::to_string(id) + ".log";
+    store::SessionInfo si;
+    si.id = static_cast<int>(id);
+    si.profile = s.profile_name;
+    si.started_ns = s.started_ns;
     try {
         s.proc = std::make_unique<SessionProcess>(io_, exe_, args, log);
     } catch (const std::exception& e) {
+        // Never ran: ended as it started, an error the step counts.
         s.reason = SessionEnd::error;
         s.detail = e.what();
-        s.exited = true;
+        s.state = SessionState::exited;
         s.ended_ns = s.started_ns;
-        store::SessionInfo si;
-        si.id = static_cast<int>(id);
-        si.profile = s.profile_name;
-        si.started_ns = s.started_ns;
         store_->add_session(si);
         finalize(s);
         return;
     }
     s.pid = s.proc->pid();
-    store::SessionInfo si;
-    si.id = static_cast<int>(id);
-    si.profile = s.profile_name;
     si.pid = s.pid;
-    si.started_ns = s.started_ns;
     store_->add_session(si);
     store_->add_event({s.started_ns, static_cast<int>(id), "session-start",
                        "pid " + std::to_string(s.pid) + ", profile " + s.profile_name});
@@ -190,10 +183,10 @@ void Controller::stop_everything(store::RunStatus status) {
     phase_ = Phase::stopping;
     stop_started_ns_ = now_ns();
     machine_.halt();
-    for (auto& [id, s] : sessions_) {
-        if (s.proc && s.proc->running()) {
-            s.stop_requested = true;
-            s.proc->signal_group(SIGTERM);
+    for (Session* s : table_.all()) {
+        if (s->proc && s->proc->running()) {
+            table_.request_stop(*s);
+            s->proc->signal_group(SIGTERM);
         }
     }
     maybe_done();
@@ -201,8 +194,8 @@ void Controller::stop_everything(store::RunStatus status) {
 
 void Controller::maybe_done() {
     if (phase_ != Phase::stopping) return;
-    for (auto& [id, s] : sessions_)
-        if (!s.finalized) return;
+    for (const Session* s : table_.all())
+        if (s->state != SessionState::ended) return;
     phase_ = Phase::done;
     // A run stopped by a signal has no max density to stand by.
     store_->end_run(final_status_, 0,
@@ -234,8 +227,8 @@ void Controller::on_signal(int sig) {
         stop_everything(store::RunStatus::aborted);
     } else {
         out_.note("killing every session now");
-        for (auto& [id, s] : sessions_)
-            if (s.proc && s.proc->running()) s.proc->signal_group(SIGKILL);
+        for (Session* s : table_.all())
+            if (s->proc && s->proc->running()) s->proc->signal_group(SIGKILL);
     }
     signals_.async_wait([this](boost::system::error_code ec, int s) {
         if (!ec) on_signal(s);
@@ -243,11 +236,12 @@ void Controller::on_signal(int sig) {
 }
 
 
-void Controller::open_gpu() {
-    gpu_ = std::make_unique<GpuTelemetry>(open_gpu_backends());
+void Controller::open_sampler() {
+    auto gpu = std::make_unique<GpuTelemetry>(open_gpu_backends());
     int64_t t = now_ns();
-    store_->add_event({t, std::nullopt, "gpu-backend", gpu_->describe()});
-    for (const auto& why : gpu_->unavailable()) store_->add_event({t, std::nullopt, "gpu-unavailable", why});
+    store_->add_event({t, std::nullopt, "gpu-backend", gpu->describe()});
+    for (const auto& why : gpu->unavailable()) store_->add_event({t, std::nullopt, "gpu-unavailable", why});
+    sampler_ = std::make_unique<HostSampler>(std::move(gpu));
 }
 
 void Controller::check_store(int64_t t) {

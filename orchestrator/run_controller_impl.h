@@ -1,8 +1,10 @@
 #pragma once
-// The run controller's parts, shared by its translation units (internal to the orchestrator):
-// run_controller.cpp (set-up, the event loop, stopping), run_steps.cpp (the step machine and
-// judging), run_sessions.cpp (session events and ends), run_live.cpp (sampling, status, the
-// live projection).
+// The run controller: a thin class wiring the step machine (step_machine.h) and its seams, the
+// session table (session_table.h), the host sampler (host_sampler.h), the store, the telemetry
+// server and the live projection (live_projection.h). Its translation units (internal to the
+// orchestrator): run_controller.cpp (set-up, the event loop, stopping), run_steps.cpp (the spawn
+// source and the step machine's hooks: judging and storing verdicts), run_sessions.cpp (session
+// events and ends), run_live.cpp (the tick: hangs, sampling, the status line, the live view).
 #include "orchestrator/run_controller.h"
 
 #include <utility>  // before Asio
@@ -38,10 +40,13 @@
 #include "orchestrator/asset_check.h"
 #include "orchestrator/disk_watch.h"
 #include "orchestrator/gpu_telemetry.h"
+#include "orchestrator/host_sampler.h"
 #include "orchestrator/linux_proc.h"
+#include "orchestrator/live_projection.h"
 #include "orchestrator/run_dir.h"
 #include "orchestrator/run_output.h"
 #include "orchestrator/session_process.h"
+#include "orchestrator/session_table.h"
 #include "orchestrator/step_machine.h"
 #include "orchestrator/telemetry_server.h"
 #include "workloads/profile.h"
@@ -57,39 +62,6 @@ inline constexpr double startup_timeout_s = 120;  // first message from a sessio
 inline constexpr double stop_grace_s = 15;         // SIGTERM -> SIGKILL at the end of a run
 inline constexpr double exit_drain_s = 2;          // after a session exited, wait this long for its socket to drain
 
-
-struct Session {
-    uint32_t id = 0;
-    std::string profile;       // as the plan names it (built-in name or file)
-    std::string profile_name;  // the profile's own name (SLA key)
-    const Sla* sla = nullptr;
-    std::unique_ptr<SessionProcess> proc;
-    pid_t pid = 0;
-    int64_t started_ns = 0, last_seen_ns = 0;
-    bool hello = false, connected = false, connection_closed = false, saw_bye = false;
-    bool stop_requested = false, exited = false, finalized = false;
-    int64_t exited_ns = 0;
-    // When it stopped running (declared failed, or exited; 0: running): stored as
-    // sessions.ended_ns, and what window membership reads (core/step_rules.h).
-    int64_t ended_ns = 0;
-    int64_t last_frame_begin_ns = INT64_MIN;  // newest frame received
-    int64_t last_heartbeat_ns = INT64_MIN;    // the newest HEARTBEAT's own stamp
-    ExitStatus exit;
-    SessionEnd reason = SessionEnd::running;  // set by the orchestrator (hang, protocol, ...) or at exit
-    std::string detail;
-    uint64_t received = 0, gaps = 0, next_seq = 0, heartbeat_frames = 0;
-    int64_t frames_sent = -1;
-    std::optional<double> model_open_ms;  // from the model-open event or BYE
-    std::vector<FrameRecord> step_frames;  // since the current step started
-    uint64_t recent_frames = 0;            // since the last status tick
-    double last_cpu_s = -1;
-    double last_cpu_pct = NAN;
-    int64_t last_cpu_t = 0;
-    uint64_t rss_bytes = 0;
-    std::string device;
-    bool software = false;
-    bool alive() const { return !finalized && !exited && reason == SessionEnd::running; }
-};
 
 class Controller;
 
@@ -152,13 +124,11 @@ private:
     void fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig);
     void finalize(Session& s);
     void sample();
-    void open_gpu();
-    std::vector<core::SessionSpan> spans() const;
+    void open_sampler();
     core::StepVerdict judge(const StepContext& s, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check = nullptr) const;
     void store_verdict(const StepContext& s, int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v,
                        int64_t judged_ns);
     core::MaxDensity density() const;
-    uint32_t alive_count() const;
     bool stopping() const { return phase_ != Phase::running; }
     std::string phase_name() const {
         switch (phase_) {
@@ -186,38 +156,29 @@ private:
     std::unique_ptr<store::StoreWriter> store_;
     store::HostInfo host_;  // this host's row; completed by the first HELLO
     std::unique_ptr<TelemetryServer> server_;
-    std::map<uint32_t, Session> sessions_;
-    // sessions_ by id for the per-message path: a map walk there was a third of on_message's time
-    // (cache misses with hundreds of sessions).
-    std::vector<Session*> by_id_;
+    SessionTable table_;
     RunOutput out_;
 
     // The run as a whole; within `running`, the step machine has its own phases.
     enum class Phase { running, stopping, done } phase_ = Phase::running;
-    uint32_t next_id_ = 0;
     int64_t run_start_ns_ = 0;
     std::vector<StepOutcome> outcomes_;
-    std::map<uint32_t, std::string> step_failures_;  // session -> reason, for the current step
+    std::map<uint32_t, std::string> step_failures_;  // session -> reason, failed in the current step (live events)
     store::RunStatus final_status_ = store::RunStatus::finished;
     int signals_seen_ = 0;
     int64_t stop_started_ns_ = 0;
-    CpuTimes cpu_prev_;
-    ProcessUsageReader proc_usage_;  // sessions' /proc/PID/stat, kept open between samples
-    uint64_t lost_total_ = 0;
     std::vector<double> recent_intervals_;
     int64_t last_sample = 0, last_status = 0;
-    double last_host_cpu_pct = NAN;
     double window_cpu0_ = 0, measured_cpu_s_ = 0, measured_wall_s_ = 0;
     int64_t window_open_ns_ = 0;
     int64_t pooled_judged_ns_ = 0;  // when the open window really opened (a decided one spans from its step's start)
-    std::unique_ptr<GpuTelemetry> gpu_;  // GPU sharing samplers (gpu_telemetry.h), opened in run()
+    std::unique_ptr<HostSampler> sampler_;  // host, sessions' processes, GPU sharing; opened in run()
     // The store's health: a writer failure stops the run at once (check_store); the free space
     // is watched so a disk getting full is said before that.
     void check_store(int64_t t);
     std::unique_ptr<DiskWatch> disk_;
     std::string store_failure_;
     int64_t last_disk_check_ = 0;
-    GpuSnapshot last_gpu_;               // the latest GPU sample: device figures, per-session shares
 };
 
 

@@ -7,12 +7,11 @@ namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
 bool Controller::on_hello(const wire::Hello& h, pid_t peer) {
-    auto it = sessions_.find(h.session_id);
-    // Only the process this run started for that id may speak for it.
-    if (it == sessions_.end() || it->second.pid != peer || it->second.connected || !it->second.alive()) return false;
-    Session& s = it->second;
-    s.hello = s.connected = true;
-    s.last_seen_ns = now_ns();
+    Session* sp = table_.find(h.session_id);
+    // Only the process this run started for that id may speak for it, once.
+    if (!sp || sp->pid != peer || sp->said_hello() || !sp->alive()) return false;
+    Session& s = *sp;
+    table_.hello(s, now_ns());
     store::SessionDevice d;
     d.device_name = h.device_name;
     d.device_type = h.device_type;
@@ -33,23 +32,21 @@ bool Controller::on_hello(const wire::Hello& h, pid_t peer) {
 }
 
 void Controller::on_message(uint32_t id, wire::Message&& m) {
-    Session* sp = id < by_id_.size() ? by_id_[id] : nullptr;
+    Session* sp = table_.find(id);
     if (!sp) return;
     Session& s = *sp;
     s.last_seen_ns = now_ns();
     if (auto* f = std::get_if<wire::Frames>(&m)) {
         for (const auto& r : f->frames) {
-            if (r.seq > s.next_seq) s.gaps += r.seq - s.next_seq;
-            s.next_seq = std::max<uint64_t>(s.next_seq, r.seq + 1);
+            s.frames.add(r);
             if (r.interval_ns >= 0) recent_intervals_.push_back(double(r.interval_ns) * 1e-6);
             s.last_frame_begin_ns = std::max(s.last_frame_begin_ns, r.t_begin_ns);
         }
-        s.received += f->frames.size();
         s.recent_frames += f->frames.size();
         s.step_frames.insert(s.step_frames.end(), f->frames.begin(), f->frames.end());
         store_->add_frames(static_cast<int>(id), std::move(f->frames));
     } else if (auto* hb = std::get_if<wire::Heartbeat>(&m)) {
-        s.heartbeat_frames = hb->frames_emitted;
+        s.frames.heartbeat_count = hb->frames_emitted;
         s.last_heartbeat_ns = hb->t_ns;
     } else if (auto* e = std::get_if<wire::Event>(&m)) {
         std::string kind = "session-" + std::string(wire::to_string(e->kind));
@@ -60,15 +57,12 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
             const double ms = std::strtod(e->text.c_str(), &end);
             if (end != e->text.c_str() && ms > 0) s.model_open_ms = ms;  // known before the step's window closes
         }
-        if (e->kind == wire::EventKind::device_lost && s.reason == SessionEnd::running) {
-            s.reason = SessionEnd::device_lost;
-            s.detail = e->text;
-            s.ended_ns = s.last_seen_ns;
-            if (!stopping()) step_failures_[s.id] = "device-lost";
-        }
+        // The session goes on to exit by itself (exit code device_lost); it stopped rendering now.
+        if (e->kind == wire::EventKind::device_lost && table_.declare_failed(s, SessionEnd::device_lost, e->text, s.last_seen_ns) &&
+            !stopping())
+            step_failures_[s.id] = "device-lost";
     } else if (auto* b = std::get_if<wire::Bye>(&m)) {
-        s.saw_bye = true;
-        s.frames_sent = static_cast<int64_t>(b->frames_sent);
+        s.frames.bye_sent = b->frames_sent;
         if (b->model_open_s > 0) s.model_open_ms = b->model_open_s * 1e3;
         if (!b->message.empty() && s.detail.empty()) s.detail = b->message;
     }
@@ -81,84 +75,55 @@ void Controller::on_closed(int64_t id, const ConnectionEnd& end) {
         store_->add_event({now_ns(), std::nullopt, "connection-rejected", error.empty() ? "closed before HELLO" : error});
         return;
     }
-    auto it = sessions_.find(static_cast<uint32_t>(id));
-    if (it == sessions_.end()) return;
-    Session& s = it->second;
-    s.connection_closed = true;
-    s.saw_bye = s.saw_bye || end.saw_bye;
+    Session* sp = table_.find(static_cast<uint32_t>(id));
+    if (!sp) return;
+    Session& s = *sp;
+    table_.link_closed(s);
     if (!error.empty()) {
         store_->add_event({now_ns(), static_cast<int>(id), "telemetry-closed", error});
         if (end.reason == CloseReason::protocol && s.alive()) fail_session(s, SessionEnd::protocol, error, SIGKILL);
     }
-    if (s.exited) finalize(s);
+    if (s.state == SessionState::exited) finalize(s);
 }
 
 void Controller::fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig) {
-    if (s.reason == SessionEnd::running) {
-        s.reason = reason;
-        s.detail = detail;
-        if (!s.ended_ns) s.ended_ns = now_ns();
-    }
+    table_.declare_failed(s, reason, detail, now_ns());
     if (!stopping()) step_failures_[s.id] = std::string(store::to_string(s.reason));
     store_->add_event({now_ns(), static_cast<int>(s.id), "session-" + std::string(store::to_string(reason)), detail});
     if (s.proc && s.proc->running() && sig) s.proc->signal_group(sig);
 }
 
 void Controller::on_exit(uint32_t id, ExitStatus st) {
-    Session& s = sessions_.at(id);
-    s.exited = true;
-    s.exit = st;
-    s.exited_ns = now_ns();
-    if (!s.ended_ns) s.ended_ns = s.exited_ns;
-    if (s.reason == SessionEnd::running) {
-        if (s.stop_requested) {
-            s.reason = st.signal == SIGKILL ? SessionEnd::killed : SessionEnd::ok;
-        } else {
-            SessionEnd r = SessionEnd::crash;
-            if (st.exited()) {
-                switch (st.exit_code) {
-                    case exit_code::ok: r = SessionEnd::ok; break;
-                    case exit_code::device_lost: r = SessionEnd::device_lost; break;
-                    case exit_code::software_fallback: r = SessionEnd::software_fallback; break;
-                    default: r = SessionEnd::error; break;
-                }
-            }
-            if (r != SessionEnd::ok)
-                fail_session(s, r, describe(st) + "; see " + log_dir_ + "/session-" + std::to_string(id) + ".log", 0);
-            else
-                s.reason = r;
-        }
-    }
-    if (s.connection_closed || !s.connected) finalize(s);
+    Session* sp = table_.find(id);
+    if (!sp) return;
+    Session& s = *sp;
+    const SessionEnd failure = table_.exited(s, st, now_ns());
+    if (failure != SessionEnd::ok)
+        fail_session(s, failure, describe(st) + "; see " + log_dir_ + "/session-" + std::to_string(id) + ".log", 0);
+    if (s.link != Link::open) finalize(s);
     maybe_done();
 }
 
 void Controller::finalize(Session& s) {
-    if (s.finalized) return;
-    s.finalized = true;
+    if (s.state == SessionState::ended) return;
+    table_.ended(s, now_ns());
     store::SessionResult r;
     r.id = static_cast<int>(s.id);
-    if (!s.ended_ns) s.ended_ns = now_ns();
     r.ended_ns = s.ended_ns;
-    r.reason = s.reason == SessionEnd::running ? SessionEnd::ok : s.reason;
+    r.reason = s.reason;
     if (s.exit.exited()) r.exit_code = s.exit.exit_code;
     if (s.exit.signal) r.signal = s.exit.signal;
-    if (s.frames_sent >= 0) r.frames_sent = s.frames_sent;
+    if (s.frames.bye_sent) r.frames_sent = static_cast<int64_t>(*s.frames.bye_sent);
     r.model_open_ms = s.model_open_ms;
-    r.frames_received = static_cast<int64_t>(s.received);
-    // Lost frames: sequence gaps, plus frames the session counted (BYE, or its last
-    // heartbeat when it died without one) that never arrived.
-    uint64_t known = s.frames_sent >= 0 ? uint64_t(s.frames_sent) : s.heartbeat_frames;
-    uint64_t missing = known > s.received + s.gaps ? known - s.received - s.gaps : 0;
-    r.frames_lost = static_cast<int64_t>(s.gaps + missing);
+    r.frames_received = static_cast<int64_t>(s.frames.received);
+    r.frames_lost = static_cast<int64_t>(s.frames.lost());
     r.detail = s.detail;
-    if (r.frames_lost > 0)
-        r.detail += std::string(r.detail.empty() ? "" : "; ") + std::to_string(r.frames_lost) + " frames lost (" +
-                    (s.frames_sent >= 0 ? "counted by BYE" : "no BYE; counted by the last heartbeat") + ")";
-    lost_total_ += static_cast<uint64_t>(r.frames_lost);
+    if (const std::string lost = s.frames.lost_detail(); !lost.empty())
+        r.detail += std::string(r.detail.empty() ? "" : "; ") + lost;
     store_->update_session_end(r);
+    const bool ran = s.exited_ns != 0;  // its process ran and ended (not one that could not start)
     store_->add_event({r.ended_ns, r.id, "session-end",
-                       std::string(store::to_string(r.reason)) + (s.exited ? ", " + describe(s.exit) : "")});
+                       std::string(store::to_string(r.reason)) + (ran ? ", " + describe(s.exit) : "")});
     out_.session_ended(s.id, std::string(store::to_string(r.reason)), r.detail);
     live_event(core::SessionEndEvent{s.id, std::string(store::to_string(r.reason)), step_failures_.count(s.id) > 0, r.detail});
     maybe_done();

@@ -10,42 +10,29 @@ using namespace std::chrono_literals;
 
 void SpawnSource::start_up_to(uint32_t n) {
     // Failed sessions are replaced, so every step runs its full target of live sessions.
-    for (uint32_t alive = active(); alive < n; ++alive) c_.spawn(c_.next_id_++);
+    for (uint32_t alive = active(); alive < n; ++alive) c_.spawn(c_.table_.next_id());
 }
 
 void SpawnSource::stop_newest(uint32_t count) {
-    for (auto it = c_.sessions_.rbegin(); it != c_.sessions_.rend() && count > 0; ++it) {
-        Session& s = it->second;
-        if (!s.alive() || s.stop_requested) continue;
-        s.stop_requested = true;
+    const auto& all = c_.table_.all();
+    for (auto it = all.rbegin(); it != all.rend() && count > 0; ++it) {
+        Session& s = **it;
+        if (!s.active()) continue;
+        c_.table_.request_stop(s);
         if (s.proc && s.proc->running()) s.proc->signal_group(SIGTERM);
         --count;
     }
 }
 
-uint32_t SpawnSource::active() const {
-    uint32_t n = 0;
-    for (const auto& [id, s] : c_.sessions_) n += s.alive() && !s.stop_requested;
-    return n;
-}
+uint32_t SpawnSource::active() const { return c_.table_.active(); }
 
-bool SpawnSource::ready() const {
-    for (const auto& [id, s] : c_.sessions_)
-        if (s.alive() && (!s.hello || s.stop_requested)) return false;
-    return true;
-}
-
-uint32_t Controller::alive_count() const {
-    uint32_t n = 0;
-    for (const auto& [id, s] : sessions_) n += s.alive();
-    return n;
-}
+bool SpawnSource::ready() const { return c_.table_.ready(); }
 
 // ---- the step machine's hooks
 
 void Controller::step_begun(const StepContext& st, size_t planned_steps) {
     step_failures_.clear();
-    for (auto& [id, s] : sessions_) s.step_frames.clear();
+    for (Session* s : table_.all()) s->step_frames.clear();
     store_->add_event({st.started_ns, std::nullopt, "step-begin",
                        "step " + std::to_string(st.index + 1) + " of " + std::to_string(planned_steps) + ": " +
                            std::to_string(st.target) + " sessions"});
@@ -71,13 +58,10 @@ void Controller::window_closed(const StepContext&, uint32_t, int64_t, int64_t we
 }
 
 uint32_t Controller::step_failures() const {
-    // The membership rule's count (core/step_rules.h): failures that ended inside the step.
-    if (!machine_.has_step()) return 0;
-    const int64_t t0 = machine_.step().started_ns;
-    uint32_t n = 0;
-    for (const auto& [id, s] : sessions_) n += s.ended_ns >= t0 && store::is_failure(s.reason);
-    return n;
+    return machine_.has_step() ? table_.failures_since(machine_.step().started_ns) : 0;
 }
+
+bool Controller::telemetry_past(int64_t t) const { return table_.telemetry_past(t); }
 
 void Controller::step_decided(const StepContext& st, const std::string& why) {
     store_->add_event({now_ns(), std::nullopt, "step-decided",
@@ -95,21 +79,6 @@ void Controller::run_over(bool ok, const std::string& detail) {
     stop_everything(store::RunStatus::aborted);
 }
 
-std::vector<core::SessionSpan> Controller::spans() const {
-    std::vector<core::SessionSpan> out;
-    out.reserve(sessions_.size());
-    for (const auto& [id, s] : sessions_) {
-        core::SessionSpan sp{id, s.profile_name, s.started_ns, std::nullopt, ""};
-        if (s.ended_ns) {
-            sp.ended_ns = s.ended_ns;
-            if (store::is_failure(s.reason)) sp.failure = std::string(store::to_string(s.reason));
-        }
-        if (s.model_open_ms) sp.model_open_ms = *s.model_open_ms;
-        out.push_back(std::move(sp));
-    }
-    return out;
-}
-
 core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check) const {
     core::StepJudge j;
     j.target = st.target;
@@ -117,14 +86,14 @@ core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t
     j.default_sla = plan_.default_sla;
     j.sla_for = [this](const std::string& profile) -> const Sla& { return plan_.sla_for(profile); };
     j.frames = [this](uint32_t id, int64_t a, int64_t b) -> std::span<const FrameRecord> {
-        const auto& f = by_id_[id]->step_frames;  // by begin time (frames arrive in seq order)
+        const auto& f = table_.find(id)->step_frames;  // by begin time (frames arrive in seq order)
         auto lo = std::lower_bound(f.begin(), f.end(), a, [](const FrameRecord& r, int64_t t) { return r.t_begin_ns < t; });
         auto hi = std::lower_bound(lo, f.end(), b, [](const FrameRecord& r, int64_t t) { return r.t_begin_ns < t; });
         return {f.data() + (lo - f.begin()), static_cast<size_t>(hi - lo)};
     };
-    if (gpu_)
-        j.gpu_memory = [this](int64_t a, int64_t b, double limit) { return gpu_->check_memory(a, b, limit); };
-    const auto sp = spans();
+    if (const GpuTelemetry* gpu = sampler_->gpu())
+        j.gpu_memory = [gpu](int64_t a, int64_t b, double limit) { return gpu->check_memory(a, b, limit); };
+    const auto sp = table_.spans();
     return core::judge_span(j, sp, t0, t1, gpu_check);
 }
 
@@ -162,20 +131,6 @@ core::MaxDensity Controller::density() const {
     return core::max_density(pass);
 }
 
-// Every running session that began before `we` has sent a frame that began at or after it, or
-// (in a think pause) a HEARTBEAT stamped a second past it with every frame it counts received:
-// then no frame that began inside the window is still on its way, and the live verdict sees
-// the frames the report will read back.
-bool Controller::telemetry_past(int64_t we) const {
-    for (const auto& [id, s] : sessions_) {
-        if (!s.alive() || s.started_ns >= we) continue;
-        if (s.last_frame_begin_ns >= we) continue;
-        if (s.last_heartbeat_ns >= we + 1'000'000'000 && s.next_seq >= s.heartbeat_frames) continue;
-        return false;
-    }
-    return true;
-}
-
 core::StepVerdict Controller::judge_window(const StepContext& st, uint32_t repeat, int64_t ws, int64_t we) {
     core::StepVerdict v = judge(st, ws, we);
     store::StepEnd sr;
@@ -196,7 +151,7 @@ core::StepVerdict Controller::judge_step(const StepContext& st, int64_t t0, int6
     // The step's verdict pools every window: all frames from the first window's start.
     core::GpuMemoryCheck gpu;
     core::StepVerdict v = judge(st, t0, t1, &gpu);
-    if (gpu_ && !gpu.checked)
+    if (sampler_->gpu() && !gpu.checked)
         store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(st.index + 1) + ": " + gpu.detail});
     core::fold_windows(v, windows);
     pooled_judged_ns_ = now_ns();  // the verdict row and its event share the time (the monitor pairs them)
