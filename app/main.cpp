@@ -20,6 +20,7 @@
 #include "monitor/monitor_cli.h"
 #include "app/probe_cli.h"
 #include "import/pack_cli.h"
+#include "launch/launch_cli.h"
 #include "orchestrator/run_cli.h"
 #include "report/analysis.h"
 #include "report/report_cli.h"
@@ -68,5 +69,6 @@ int main(int argc, char** argv) {
     seatmark::monitor::add_monitor_command(app, run);
     seatmark::stage::add_stage_command(app, run);
     seatmark::import::add_pack_command(app, run);
+    seatmark::launch::add_launch_command(app, run);
     return seatmark::app::parse_and_run(app, argc, argv, run);
 }

@@ -5,6 +5,7 @@
 #include "client/vk_check.h"
 #include "common/clock.h"
 #include "common/errors.h"
+#include "core/watermark.h"
 
 namespace seatmark::client {
 
@@ -214,7 +215,30 @@ void Renderer::create_render_pass(VkFormat color, VkFormat depth) {
     pass_ = RenderPass(dev_.handle(), p);
 }
 
-void Renderer::record(VkCommandBuffer cb, uint32_t slot, const FrameParams& fp) {
+// Two clears of the colour attachment inside the pass (white blocks, then black), so the
+// watermark costs no pipeline and lands in the MSAA target before its resolve.
+void Renderer::record_watermark(VkCommandBuffer cb, uint64_t token) {
+    watermark::Layout layout;
+    layout.cell = static_cast<int>(settings_.watermark_cell);
+    if (layout.width() > static_cast<int>(extent_.width) || layout.height() > static_cast<int>(extent_.height)) return;
+    std::vector<VkClearRect> white, black;
+    for (const auto& b : watermark::blocks(token, layout)) {
+        VkClearRect r{{{b.x, b.y}, {static_cast<uint32_t>(b.w), static_cast<uint32_t>(b.h)}}, 0, 1};
+        (b.white ? white : black).push_back(r);
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        const auto& rects = pass == 0 ? white : black;
+        if (rects.empty()) continue;
+        VkClearAttachment a{};
+        a.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+        a.colorAttachment = 0;
+        const float v = pass == 0 ? 1.0f : 0.0f;
+        a.clearValue.color = {{v, v, v, 1.0f}};
+        vkCmdClearAttachments(cb, 1, &a, static_cast<uint32_t>(rects.size()), rects.data());
+    }
+}
+
+void Renderer::record(VkCommandBuffer cb, uint32_t slot, const FrameParams& fp, uint64_t token) {
     using workloads::DisplayMode;
     auto& s = slots_[slot];
     if (timestamps_) {
@@ -281,6 +305,7 @@ void Renderer::record(VkCommandBuffer cb, uint32_t slot, const FrameParams& fp) 
             draw_edges(p.edges);
             break;
     }
+    if (settings_.watermark_cell > 0) record_watermark(cb, token);
     vkCmdEndRenderPass(cb);
     if (present_) present_->record_blit(cb, s.color.get(), extent_);
     if (timestamps_) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, slot * 2 + 1);
@@ -310,7 +335,7 @@ Submitted Renderer::submit(const FrameParams& params, uint64_t token) {
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vk_check(vkBeginCommandBuffer(s.cmd, &bi), "vkBeginCommandBuffer");
-    record(s.cmd, slot, params);
+    record(s.cmd, slot, params, token);
     vk_check(vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer");
     present_ = saved;
 
@@ -392,7 +417,7 @@ void Renderer::drain() {
     rethrow_fault();
 }
 
-std::vector<uint8_t> Renderer::capture(const FrameParams& params) {
+std::vector<uint8_t> Renderer::capture(const FrameParams& params, uint64_t token) {
     drain();
     const uint32_t slot = 0;
     VkDeviceSize size = VkDeviceSize(extent_.width) * extent_.height * 4;
@@ -401,7 +426,7 @@ std::vector<uint8_t> Renderer::capture(const FrameParams& params) {
     PresentHook* saved = present_;
     present_ = nullptr;
     one_shot(dev_, pool_, [&](VkCommandBuffer cb) {
-        record(cb, slot, params);
+        record(cb, slot, params, token);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = {extent_.width, extent_.height, 1};

@@ -25,6 +25,9 @@ struct RenderSettings {
     uint32_t width = 640, height = 480;
     uint32_t msaa = 4;
     uint32_t frames_in_flight = 2;
+    // > 0: paint the endpoint watermark (core/watermark.h) with blocks of this many pixels into
+    // every frame's top-left corner, encoding the frame's sequence number (its submit token).
+    uint32_t watermark_cell = 0;
 };
 
 // Optional presentation to a window: the renderer blits each frame's colour
@@ -65,7 +68,8 @@ public:
     void drain();
 
     // Renders one frame synchronously and returns its RGBA8 pixels (row-major, top row first).
-    std::vector<uint8_t> capture(const FrameParams& params);
+    // With a watermark on, it carries `token` as any submitted frame would.
+    std::vector<uint8_t> capture(const FrameParams& params, uint64_t token = 0);
 
     VkExtent2D extent() const { return extent_; }
     bool has_timestamps() const { return timestamps_; }
@@ -86,7 +90,8 @@ private:
     };
 
     void create_render_pass(VkFormat color, VkFormat depth);
-    void record(VkCommandBuffer cb, uint32_t slot, const FrameParams& params);
+    void record(VkCommandBuffer cb, uint32_t slot, const FrameParams& params, uint64_t token);
+    void record_watermark(VkCommandBuffer cb, uint64_t token);
     void watch();
     void rethrow_fault();
 

@@ -231,6 +231,7 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     rs.width = prof.render.width;
     rs.height = prof.render.height;
     rs.msaa = prof.render.msaa;
+    rs.watermark_cell = opts.watermark_cell;
     std::unique_ptr<Presenter> presenter;
     if (window) presenter = std::make_unique<Presenter>(instance.handle(), device, *window, VkExtent2D{rs.width, rs.height});
     // Declared before the renderer: its watcher thread writes here until joined.

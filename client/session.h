@@ -28,6 +28,7 @@ struct SessionOptions {
     std::string screenshot;            // PNG of a frame in the default mode
     bool validate = false;             // Khronos validation layer on
     bool window = false;               // present to a GLFW window
+    uint32_t watermark_cell = 0;       // --watermark: endpoint watermark block size, px (0: off)
     bool allow_software = true;        // false: exit 6 when the device is a CPU renderer
     bool quiet = false;                // no summary on stdout
     // Benchmark switch: render the same frame repeatedly without the script,

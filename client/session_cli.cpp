@@ -95,6 +95,10 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
     cmd->add_option("--screenshot", opts->screenshot, "Write a PNG of a frame in the default mode (shaded with edges)");
     cmd->add_flag("--validate", opts->validate, "Enable the Khronos validation layer; any message fails the session");
     cmd->add_flag("--window", opts->window, "Present to a window (needs a display) instead of rendering headless");
+    cmd->add_flag("--watermark{16}", opts->watermark_cell,
+                  "Paint each frame's sequence number as a block watermark in the top-left corner "
+                  "(--watermark=PX sets the block size; 16 survives RemoteFX; read by `seatmark launch` at the RDP endpoint)")
+        ->check(CLI::Range(4u, 64u));
     cmd->add_flag("--no-software", *no_software, "Fail (exit 6) when the chosen device is a software renderer");
     cmd->add_flag("--quiet,-q", opts->quiet, "Print no summary");
     cmd->add_flag("--list-workloads", *list, "List the built-in workload profiles and exit");

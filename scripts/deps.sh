@@ -17,6 +17,7 @@ packages=(
   libocct-foundation-dev libocct-modeling-data-dev libocct-modeling-algorithms-dev libocct-ocaf-dev libocct-data-exchange-dev libocct-visualization-dev libtbb-dev
   clang libclang-rt-dev
   libssl-dev
+  xrdp xorgxrdp freerdp2-dev openssl
 )
 
 missing=()

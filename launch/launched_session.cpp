@@ -1,0 +1,88 @@
+#include "launch/launched_session.h"
+
+#include <cstdio>
+
+#include "common/clock.h"
+
+namespace seatmark::launch {
+
+LaunchedSession::LaunchedSession(RdpTarget target, double logon_timeout_s, std::function<void(const Arrival&)> on_arrival)
+    : target_(std::move(target)), logon_timeout_s_(logon_timeout_s), on_arrival_(std::move(on_arrival)) {
+    out_.user = target_.user;
+}
+
+LaunchedSession::~LaunchedSession() {
+    stop();
+    join();
+}
+
+void LaunchedSession::start() { thread_ = std::thread([this] { run(); }); }
+void LaunchedSession::stop() { stop_ = true; }
+void LaunchedSession::join() {
+    if (thread_.joinable()) thread_.join();
+}
+
+SessionOutcome LaunchedSession::outcome() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return out_;
+}
+
+void LaunchedSession::run() {
+    EndpointMeter meter;
+    const int64_t t0 = now_ns();
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        out_.started_ns = t0;
+    }
+    auto ms_since = [&](int64_t t) { return static_cast<double>(t - t0) / 1e6; };
+    int64_t first_frame_ns = 0;
+    RdpFault fault = RdpFault::none;
+    std::string detail;
+    std::unique_ptr<RdpConnection> conn;
+    try {
+        conn = std::make_unique<RdpConnection>(target_, [&](const Paint& p) {
+            auto a = meter.on_paint(p.frame, p.arrival_ns, p.x, p.y, p.w, p.h);
+            if (a) {
+                if (!first_frame_ns) first_frame_ns = a->arrival_ns;
+                if (on_arrival_) on_arrival_(*a);
+            }
+        });
+        conn->connect();
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            out_.connect_ms = ms_since(now_ns());
+        }
+        const int64_t logon_deadline = t0 + static_cast<int64_t>(logon_timeout_s_ * 1e9);
+        while (!stop_) {
+            conn->pump(100);
+            if (!first_frame_ns && now_ns() > logon_deadline) {
+                // xrdp answers a refused password with its own logon screen, not an error PDU.
+                throw RdpError(RdpFault::logon,
+                               "RDP session " + conn->peer() + ": no desktop frame within " +
+                                   std::to_string(static_cast<int>(logon_timeout_s_)) +
+                                   " s of connecting (refused password, or the desktop did not start: "
+                                   "does the user's logon start `seatmark session --window --watermark`?)");
+            }
+        }
+        conn->disconnect();
+    } catch (const RdpError& e) {
+        fault = e.fault;
+        detail = e.what();
+    }
+    const auto s = meter.summary();
+    std::lock_guard<std::mutex> lock(mu_);
+    out_.fault = fault_name(fault);
+    out_.detail = detail;
+    if (meter.first_paint_ns()) out_.first_paint_ms = ms_since(meter.first_paint_ns());
+    if (first_frame_ns) out_.first_frame_ms = ms_since(first_frame_ns);
+    if (conn) {
+        out_.codec = conn->counters().dominant();
+        out_.payload_bytes = conn->counters().total_bytes();
+        const double secs = static_cast<double>(now_ns() - (first_frame_ns ? first_frame_ns : t0)) / 1e9;
+        if (secs > 0) out_.payload_bytes_per_s = static_cast<double>(out_.payload_bytes) / secs;
+    }
+    out_.endpoint = s;
+    done_ = true;
+}
+
+}  // namespace seatmark::launch
