@@ -35,6 +35,8 @@ GlfwApi load() {
     resolve(lib, a.create_window, "glfwCreateWindow");
     resolve(lib, a.destroy_window, "glfwDestroyWindow");
     resolve(lib, a.window_should_close, "glfwWindowShouldClose");
+    resolve(lib, a.get_key, "glfwGetKey");
+    resolve(lib, a.set_input_mode, "glfwSetInputMode");
     resolve(lib, a.poll_events, "glfwPollEvents");
     resolve(lib, a.required_instance_extensions, "glfwGetRequiredInstanceExtensions");
     resolve(lib, a.create_window_surface, "glfwCreateWindowSurface");

@@ -17,6 +17,8 @@ struct GlfwApi {
     decltype(&::glfwDestroyWindow) destroy_window;
     decltype(&::glfwWindowShouldClose) window_should_close;
     decltype(&::glfwPollEvents) poll_events;
+    decltype(&::glfwGetKey) get_key;
+    decltype(&::glfwSetInputMode) set_input_mode;
     decltype(&::glfwGetRequiredInstanceExtensions) required_instance_extensions;
     decltype(&::glfwCreateWindowSurface) create_window_surface;
 };

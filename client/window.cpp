@@ -24,6 +24,8 @@ Window::Window(uint32_t width, uint32_t height, const std::string& title) {
         g.terminate();
         throw InputError("--window: glfwCreateWindow failed; drop --window to render headless");
     }
+    // A press and release between two polls still reads as pressed (Escape, below).
+    g.set_input_mode(window_, GLFW_STICKY_KEYS, GLFW_TRUE);
 }
 
 Window::~Window() {
@@ -31,7 +33,12 @@ Window::~Window() {
     glfw().terminate();
 }
 
-bool Window::should_close() const { return glfw().window_should_close(window_); }
+// Escape ends the session as closing the window does: a desktop with no window manager has no
+// close button, and it is how `seatmark launch` logs a remote session off (xrdp keeps
+// disconnected sessions, and the session's end is what ends the desktop).
+bool Window::should_close() const {
+    return glfw().window_should_close(window_) || glfw().get_key(window_, GLFW_KEY_ESCAPE) == GLFW_PRESS;
+}
 
 void Window::poll() { glfw().poll_events(); }
 

@@ -20,7 +20,7 @@ namespace seatmark::launch {
 namespace {
 
 struct Options {
-    std::string rdp, users_file, json_out, size = "1024x768", codec = "remotefx", duration = "30s",
+    std::string rdp, users_file, json_out, arrivals_out, size = "1024x768", codec = "remotefx", duration = "30s",
                                                 logon_timeout = "30s";
     size_t sessions = 0;  // 0: one per user
     bool ignore_certificate = false;
@@ -50,6 +50,8 @@ nlohmann::json to_json(const SessionOutcome& o) {
             {"detail", o.detail},
             {"connect_ms", o.connect_ms},
             {"first_paint_ms", o.first_paint_ms},
+            {"ending", o.ending},
+            {"logoff_ms", o.logoff_ms},
             {"logon_ms", o.first_frame_ms},
             {"codec", o.codec},
             {"payload_bytes", o.payload_bytes},
@@ -90,6 +92,7 @@ int run_launch(const Options& o) {
         throw InputError(where(o.users_file) + std::to_string(n) + " sessions asked for but only " +
                          std::to_string(users.size()) + " users listed (one desktop per user)");
     if (!o.json_out.empty()) check_output_path(o.json_out, "--json");
+    if (!o.arrivals_out.empty()) check_output_path(o.arrivals_out, "--arrivals");
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -114,17 +117,22 @@ int run_launch(const Options& o) {
     for (auto& s : sessions) s->stop();
     nlohmann::json out = nlohmann::json::array();
     int failed = 0;
+    std::string arrivals_csv = "user,seq,arrival_ns\n";
     for (auto& s : sessions) {
         s->join();
         const auto r = s->outcome();
         if (r.fault != "none") ++failed;
         out.push_back(to_json(r));
+        for (const auto& a : r.arrivals)
+            arrivals_csv += r.user + "," + std::to_string(a.seq) + "," + std::to_string(a.arrival_ns) + "\n";
         std::printf("%-20s %-8s logon %7.0f ms  %6.1f frames/s  delivered %5.1f %%  p95 %6.1f ms  %-9s %8.0f KB/s%s%s\n",
                     r.user.c_str(), r.fault.c_str(), r.first_frame_ms, r.endpoint.arrivals_per_s,
                     100.0 * r.endpoint.delivered_ratio, r.endpoint.interval_p95_ms, r.codec.c_str(),
                     r.payload_bytes_per_s / 1024.0, r.detail.empty() ? "" : "\n    ", r.detail.c_str());
+        std::printf("    ended: %s\n", r.ending.c_str());
     }
     if (!o.json_out.empty()) write_output_file(o.json_out, out.dump(2) + "\n");
+    if (!o.arrivals_out.empty()) write_output_file(o.arrivals_out, arrivals_csv);
     return failed ? exit_code::failure : exit_code::ok;
 }
 
@@ -144,6 +152,8 @@ void add_launch_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_flag("--ignore-certificate", o->ignore_certificate,
                   "Accept the server's certificate without checking it (test hosts with their own)");
     cmd->add_option("--json", o->json_out, "Write per-session figures as JSON to this file");
+    cmd->add_option("--arrivals", o->arrivals_out,
+                    "Write every frame seen as CSV: user, frame sequence number, arrival (CLOCK_MONOTONIC ns)");
     cmd->footer(
         "Each test user's logon must start the synthetic user inside the desktop with the watermark on,\n"
         "e.g. ~/.xsession on an xrdp host:\n"

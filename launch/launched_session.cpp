@@ -27,6 +27,29 @@ SessionOutcome LaunchedSession::outcome() const {
     return out_;
 }
 
+// xrdp keeps a disconnected desktop running (KillDisconnected=false), so a launcher that only
+// disconnected would leave every desktop behind: it asks the desktop to end and waits for the
+// server's logoff.
+void LaunchedSession::end_desktop(RdpConnection& conn) {
+    const int64_t t = now_ns();
+    conn.send_logoff_keys();
+    try {
+        while (now_ns() - t < static_cast<int64_t>(logoff_timeout_s * 1e9)) conn.pump(100);
+    } catch (const RdpError& e) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (e.fault == RdpFault::logged_off) {
+            out_.ending = "logged-off";
+            out_.logoff_ms = static_cast<double>(now_ns() - t) / 1e6;
+        } else {
+            out_.ending = std::string("cut while logging off: ") + e.what();
+        }
+        return;
+    }
+    conn.disconnect();
+    std::lock_guard<std::mutex> lock(mu_);
+    out_.ending = "left-running (no logoff within " + std::to_string(static_cast<int>(logoff_timeout_s)) + " s)";
+}
+
 void LaunchedSession::run() {
     EndpointMeter meter;
     const int64_t t0 = now_ns();
@@ -64,10 +87,12 @@ void LaunchedSession::run() {
                                    "does the user's logon start `seatmark session --window --watermark`?)");
             }
         }
-        conn->disconnect();
+        end_desktop(*conn);
     } catch (const RdpError& e) {
         fault = e.fault;
         detail = e.what();
+        std::lock_guard<std::mutex> lock(mu_);
+        out_.ending = fault_name(fault);
     }
     const auto s = meter.summary();
     std::lock_guard<std::mutex> lock(mu_);
@@ -82,6 +107,7 @@ void LaunchedSession::run() {
         if (secs > 0) out_.payload_bytes_per_s = static_cast<double>(out_.payload_bytes) / secs;
     }
     out_.endpoint = s;
+    out_.arrivals = meter.arrivals();
     done_ = true;
 }
 

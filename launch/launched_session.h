@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "launch/endpoint_meter.h"
 #include "launch/rdp_connection.h"
@@ -16,16 +17,19 @@ namespace seatmark::launch {
 
 struct SessionOutcome {
     std::string user;
-    std::string fault = "none";   // none | refused | tls | logon | protocol | cut
+    std::string fault = "none";   // none | refused | tls | logon | protocol | cut | logged-off (desktop ended on its own)
+    std::string ending;           // logged-off (the launcher ended the desktop) | left-running | the fault
     std::string detail;           // the message behind the fault
     int64_t started_ns = 0;       // connect asked
     double connect_ms = -1;       // TCP + TLS + RDP handshake + credentials sent
     double first_paint_ms = -1;   // connect asked -> first paint of anything (a logon screen counts)
     double first_frame_ms = -1;   // connect asked -> first watermarked frame: the desktop is up (logon time)
+    double logoff_ms = -1;        // logoff keys sent -> the server ended the session
     std::string codec = "none";   // the codec that carried most bytes
     uint64_t payload_bytes = 0;   // codec payload received (RemoteFX tiles, bitmaps)
     double payload_bytes_per_s = 0;
     EndpointSummary endpoint;
+    std::vector<Arrival> arrivals;  // every rendered frame seen, in order
 };
 
 class LaunchedSession {
@@ -45,6 +49,8 @@ public:
 
 private:
     void run();
+    void end_desktop(RdpConnection& conn);
+    static constexpr double logoff_timeout_s = 10;
     RdpTarget target_;
     double logon_timeout_s_;
     std::function<void(const Arrival&)> on_arrival_;

@@ -4,6 +4,8 @@
 #include <freerdp/client/cmdline.h>
 #include <freerdp/freerdp.h>
 #include <freerdp/gdi/gdi.h>
+#include <freerdp/input.h>
+#include <freerdp/scancode.h>
 #include <freerdp/settings.h>
 #include <winpr/synch.h>
 #include <winpr/wlog.h>
@@ -22,6 +24,7 @@ const char* fault_name(RdpFault f) {
         case RdpFault::logon: return "logon";
         case RdpFault::protocol: return "protocol";
         case RdpFault::cut: return "cut";
+        case RdpFault::logged_off: return "logged-off";
     }
     return "?";
 }
@@ -244,9 +247,19 @@ void RdpConnection::pump(int timeout_ms) {
     if (!freerdp_check_event_handles(impl_->ctx) || freerdp_shall_disconnect(impl_->ctx->instance)) {
         connected_ = false;
         const UINT32 e = freerdp_get_last_error(impl_->ctx);
-        throw RdpError(RdpFault::cut, "RDP connection to " + peer() + " ended by the server or the network" +
+        const bool logoff = e == FREERDP_ERROR_LOGOFF_BY_USER || e == FREERDP_ERROR_RPC_INITIATED_LOGOFF;
+        throw RdpError(logoff ? RdpFault::logged_off : RdpFault::cut, "RDP connection to " + peer() + " ended by the server or the network" +
                                           (e ? std::string(": ") + freerdp_get_last_error_string(e) : std::string()));
     }
+}
+
+void RdpConnection::send_logoff_keys() {
+    if (!connected_) return;
+    rdpInput* in = impl_->ctx->input;
+    freerdp_input_send_mouse_event(in, PTR_FLAGS_MOVE, 8, 8);
+    freerdp_input_send_keyboard_event_ex(in, TRUE, RDP_SCANCODE_ESCAPE);
+    pump(200);  // held a moment, as a hand would
+    freerdp_input_send_keyboard_event_ex(in, FALSE, RDP_SCANCODE_ESCAPE);
 }
 
 void RdpConnection::disconnect() {

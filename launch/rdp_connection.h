@@ -29,7 +29,8 @@ enum class RdpFault {
     tls,            // TLS or certificate failure
     logon,          // authentication refused (wrong password, no such user)
     protocol,       // the RDP exchange broke off
-    cut,            // an established connection went away (server ended it, network cut)
+    cut,            // an established connection went away (network cut, server closed it)
+    logged_off,     // the server ended the desktop session (its logon script ended, someone logged it off)
 };
 const char* fault_name(RdpFault f);
 
@@ -67,6 +68,9 @@ public:
     void pump(int timeout_ms);
     // Ends the connection (the desktop session lives on: xrdp keeps disconnected sessions).
     void disconnect();
+    // Asks the desktop to end: the pointer onto the session's window (top-left), then Escape,
+    // which `seatmark session --window` takes as closing its window; its end ends the logon.
+    void send_logoff_keys();
     bool connected() const { return connected_; }
     // When the server said the logon went through (Save Session Info PDU), 0 until then.
     int64_t logged_on_ns() const { return logged_on_ns_; }
