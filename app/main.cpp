@@ -20,7 +20,6 @@
 #include "monitor/monitor_cli.h"
 #include "app/probe_cli.h"
 #include "import/pack_cli.h"
-#include "launch/launch_cli.h"
 #include "orchestrator/run_cli.h"
 #include "report/analysis.h"
 #include "report/report_cli.h"
@@ -30,11 +29,13 @@
 
 namespace {
 
-// Replaces this process by seatmark-session with the arguments after "session" (same
-// pid, so whoever started `seatmark session` waits for and signals the session itself).
-[[noreturn]] void exec_session(int argc, char** argv) {
-    const std::string exe = seatmark::sibling_exe("seatmark-session");
-    std::string arg0 = "seatmark session";
+// Replaces this process by seatmark-session (or seatmark-launch) with the arguments after
+// "session" (same pid, so whoever started `seatmark session` waits for and signals the session
+// itself). Both are their own executables so that neither the measured session nor every other
+// subcommand pays for the other's libraries (FreeRDP alone maps ~120 shared objects).
+[[noreturn]] void exec_sibling(const char* name, const char* as, int argc, char** argv) {
+    const std::string exe = seatmark::sibling_exe(name);
+    std::string arg0 = as;
     std::vector<char*> args{arg0.data()};
     for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
     args.push_back(nullptr);
@@ -47,14 +48,15 @@ namespace {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc >= 2 && std::strcmp(argv[1], "session") == 0) exec_session(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "session") == 0) exec_sibling("seatmark-session", "seatmark session", argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "launch") == 0) exec_sibling("seatmark-launch", "seatmark launch", argc, argv);
 
     CLI::App app{"seatmark: how many CAD users can this GPU host serve, at what experience"};
     app.set_version_flag("--version", seatmark::version_string);
     app.require_subcommand(1);
     app.footer("Run 'seatmark SUBCOMMAND --help' for its options and an example.");
     std::function<int()> run;
-    // Listed for --help; `seatmark session ...` never reaches the parser (exec_session above).
+    // Listed for --help; `seatmark session ...` never reaches the parser (exec_sibling above).
     app.add_subcommand("session", "Run one synthetic CAD user rendering with Vulkan, timing every frame")
         ->allow_extras();
     // `seatmark demo` ends with its report; the orchestrator cannot depend on report/, so it is handed in here.
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
     seatmark::monitor::add_monitor_command(app, run);
     seatmark::stage::add_stage_command(app, run);
     seatmark::import::add_pack_command(app, run);
-    seatmark::launch::add_launch_command(app, run);
+    app.add_subcommand("launch", "Open real RDP sessions as test users and measure what arrives at the endpoint")
+        ->allow_extras();
     return seatmark::app::parse_and_run(app, argc, argv, run);
 }

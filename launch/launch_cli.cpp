@@ -138,9 +138,9 @@ int run_launch(const Options& o) {
 
 }  // namespace
 
-void add_launch_command(CLI::App& app, std::function<int()>& run) {
+void configure_launch_command(CLI::App& app, std::function<int()>& run) {
     auto o = std::make_shared<Options>();
-    auto* cmd = app.add_subcommand("launch", "Open real RDP sessions as test users and measure what arrives at the endpoint");
+    auto* cmd = &app;
     cmd->add_option("--rdp", o->rdp, "RDP host to log on to, HOST[:PORT] (port 3389 by default)")->required();
     cmd->add_option("--users", o->users_file, "Test users, one USER:PASSWORD per line (DOMAIN\\USER:PASSWORD)")->required();
     cmd->add_option("--sessions", o->sessions, "How many sessions to open (default: one per user)");

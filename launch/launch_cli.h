@@ -6,6 +6,8 @@
 
 namespace seatmark::launch {
 
-void add_launch_command(CLI::App& app, std::function<int()>& run);
+// Configures `cmd` (seatmark-launch's own root, which `seatmark launch` execs) with the
+// launcher's options; the callback sets `run`.
+void configure_launch_command(CLI::App& cmd, std::function<int()>& run);
 
 }  // namespace seatmark::launch
