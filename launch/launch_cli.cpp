@@ -65,7 +65,9 @@ nlohmann::json to_json(const SessionOutcome& o) {
             {"delivered_ratio", e.delivered_ratio},
             {"interval_p50_ms", e.interval_p50_ms},
             {"interval_p95_ms", e.interval_p95_ms},
-            {"interval_p99_ms", e.interval_p99_ms}};
+            {"interval_p99_ms", e.interval_p99_ms},
+            {"launcher_cpu_s", o.cpu_s},
+            {"launcher_cpu_ms_per_arrival", e.arrivals ? 1000.0 * o.cpu_s / static_cast<double>(e.arrivals) : -1.0}};
 }
 
 int run_launch(const Options& o) {

@@ -1,6 +1,7 @@
 #include "launch/launched_session.h"
 
 #include <cstdio>
+#include <ctime>
 
 #include "common/clock.h"
 
@@ -108,6 +109,9 @@ void LaunchedSession::run() {
     }
     out_.endpoint = s;
     out_.arrivals = meter.arrivals();
+    timespec cpu{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    out_.cpu_s = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) / 1e9;
     done_ = true;
 }
 

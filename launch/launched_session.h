@@ -29,6 +29,7 @@ struct SessionOutcome {
     uint64_t payload_bytes = 0;   // codec payload received (RemoteFX tiles, bitmaps)
     double payload_bytes_per_s = 0;
     EndpointSummary endpoint;
+    double cpu_s = 0;               // this session's launcher thread: FreeRDP decoding, painting, the watermark
     std::vector<Arrival> arrivals;  // every rendered frame seen, in order
 };
 
