@@ -25,8 +25,10 @@ Controller::Controller(const core::Plan& plan, const RunOptions& opts)
       tick_(io_),
       step_timer_(io_),
       spawned_(*this),
+      brought_(opts.session_source ? opts.session_source(*this) : nullptr),
+      source_(brought_ ? *brought_ : static_cast<SessionSource&>(spawned_)),
       linear_planner_(plan.steps, plan.repeats, plan.stop == core::StopRule::first_failure),
-      machine_(clock_, step_timer_, spawned_, opts.coordinator ? *opts.coordinator : local_coordinator_,
+      machine_(clock_, step_timer_, source_, opts.coordinator ? *opts.coordinator : local_coordinator_,
                opts.planner ? *opts.planner : static_cast<StepPlanner&>(linear_planner_), *this, step_times(plan)),
       out_(opts.quiet) {}
 
@@ -136,11 +138,18 @@ void Controller::start_server() {
     server_ = std::make_unique<TelemetryServer>(io_, sock_dir_ + "/telemetry.sock", std::move(cb));
 }
 
-void Controller::spawn(uint32_t id) {
+Session& Controller::new_session(uint32_t id) {
     Session& s = table_.add(id);
     s.profile = plan_.profile_for(id);
     s.profile_name = workloads::load_profile(s.profile).name;
     s.sla = &plan_.sla_for(s.profile_name);
+    s.started_ns = now_ns();
+    s.last_seen_ns = s.started_ns;
+    return s;
+}
+
+void Controller::spawn(uint32_t id) {
+    Session& s = new_session(id);
     // Sessions run until the orchestrator stops them; the duration is only a backstop.
     double duration = plan_.planned_seconds() * 2 + 600;
     std::vector<std::string> args = {"--workload",   s.profile, "--duration",
@@ -149,8 +158,6 @@ void Controller::spawn(uint32_t id) {
     if (!plan_.device.empty()) args.insert(args.end(), {"--device", plan_.device});
     if (!plan_.allow_software) args.push_back("--no-software");
     args.insert(args.end(), opts_.extra_session_args.begin(), opts_.extra_session_args.end());
-    s.started_ns = now_ns();
-    s.last_seen_ns = s.started_ns;
     std::string log = log_dir_ + "/session-" + std::to_string(id) + ".log";
     store::SessionInfo si;
     si.id = static_cast<int>(id);
@@ -183,12 +190,7 @@ void Controller::stop_everything(store::RunStatus status) {
     phase_ = Phase::stopping;
     stop_started_ns_ = now_ns();
     machine_.halt();
-    for (Session* s : table_.all()) {
-        if (s->proc && s->proc->running()) {
-            table_.request_stop(*s);
-            s->proc->signal_group(SIGTERM);
-        }
-    }
+    source_.stop_all();
     maybe_done();
 }
 
@@ -227,8 +229,7 @@ void Controller::on_signal(int sig) {
         stop_everything(store::RunStatus::aborted);
     } else {
         out_.note("killing every session now");
-        for (Session* s : table_.all())
-            if (s->proc && s->proc->running()) s->proc->signal_group(SIGKILL);
+        source_.kill_all();
     }
     signals_.async_wait([this](boost::system::error_code ec, int s) {
         if (!ec) on_signal(s);

@@ -2,6 +2,8 @@
 // `seatmark run`: ramps sessions step by step on this host, judges each step
 // against the plan's SLA, and records everything into one SQLite file.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,8 @@
 #include "core/step_rules.h"
 
 namespace seatmark::orchestrator {
+
+class SessionHost;
 
 struct RunOptions {
     std::string db_path;         // overrides the plan's database path when not empty
@@ -23,6 +27,10 @@ struct RunOptions {
     // alone (LocalCoordinator) and the plan's linear ramp (LinearPlanner).
     StepCoordinator* coordinator = nullptr;
     StepPlanner* planner = nullptr;
+    // Where sessions come from; empty: spawned here, one seatmark-session process each. Called
+    // once while the run is set up (before its first step), with the controller's SessionHost
+    // (orchestrator/session_host.h); the source lives as long as the run.
+    std::function<std::unique_ptr<SessionSource>(SessionHost&)> session_source;
 };
 
 struct StepOutcome {

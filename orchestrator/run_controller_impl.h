@@ -45,6 +45,7 @@
 #include "orchestrator/live_projection.h"
 #include "orchestrator/run_dir.h"
 #include "orchestrator/run_output.h"
+#include "orchestrator/session_host.h"
 #include "orchestrator/session_process.h"
 #include "orchestrator/session_table.h"
 #include "orchestrator/step_machine.h"
@@ -73,12 +74,14 @@ public:
     void stop_newest(uint32_t count) override;
     uint32_t active() const override;
     bool ready() const override;
+    void stop_all() override;
+    void kill_all() override;
 
 private:
     Controller& c_;
 };
 
-class Controller : public LiveSource, private StepHooks {
+class Controller : public LiveSource, private StepHooks, private SessionHost {
 public:
     Controller(const core::Plan& plan, const RunOptions& opts);
 
@@ -89,6 +92,16 @@ public:
 
 private:
     friend class SpawnSource;
+    // ---- SessionHost: sessions a source brings in itself (run_sessions.cpp)
+    asio::io_context& io() override { return io_; }
+    const SessionTable& sessions() const override { return table_; }
+    Session& add_session(pid_t pid) override;
+    bool hello(const wire::Hello& h) override;
+    void message(uint32_t id, wire::Message&& m) override { on_message(id, std::move(m)); }
+    void link_closed(uint32_t id, const ConnectionEnd& end) override { on_closed(int64_t(id), end); }
+    void ended(uint32_t id, store::SessionEnd reason, const std::string& detail) override;
+    Session& new_session(uint32_t id);  // the record and its store row, for spawned and brought-in sessions
+    void accept_hello(Session& s, const wire::Hello& h);
     void live_event(const core::RunEvent& e) {
         if (opts_.live) opts_.live->event(e);
     }
@@ -150,6 +163,8 @@ private:
     MonotonicClock clock_;
     AsioTimer step_timer_;
     SpawnSource spawned_;
+    std::unique_ptr<SessionSource> brought_;  // RunOptions::session_source's, when given
+    SessionSource& source_;                   // the one the machine asks: brought_ or spawned_
     LocalCoordinator local_coordinator_;
     LinearPlanner linear_planner_;
     StepMachine machine_;

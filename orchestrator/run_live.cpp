@@ -34,8 +34,7 @@ void Controller::on_tick() {
     if (phase_ == Phase::running) machine_.poll();  // starting -> settling, judging, the decided rule
     if (phase_ == Phase::done) return;
     if (phase_ == Phase::stopping && double(t - stop_started_ns_) * 1e-9 > stop_grace_s) {
-        for (Session* s : table_.all())
-            if (s->proc && s->proc->running()) s->proc->signal_group(SIGKILL);
+        source_.kill_all();
     }
     check_store(t);
     // Samples at 1 Hz (docs/design.md: 1-4 Hz): with hundreds of sessions, reading /proc is the sampler's cost.

@@ -9,8 +9,44 @@ using namespace std::chrono_literals;
 bool Controller::on_hello(const wire::Hello& h, pid_t peer) {
     Session* sp = table_.find(h.session_id);
     // Only the process this run started for that id may speak for it, once.
-    if (!sp || sp->pid != peer || sp->said_hello() || !sp->alive()) return false;
+    if (!sp || !sp->proc || sp->pid != peer || sp->said_hello() || !sp->alive()) return false;
+    accept_hello(*sp, h);
+    return true;
+}
+
+bool Controller::hello(const wire::Hello& h) {
+    Session* sp = table_.find(h.session_id);
+    if (!sp || sp->proc || sp->said_hello() || !sp->alive()) return false;  // a spawned one speaks on its own socket
+    accept_hello(*sp, h);
+    return true;
+}
+
+Session& Controller::add_session(pid_t pid) {
+    Session& s = new_session(table_.next_id());
+    s.pid = pid;
+    store::SessionInfo si;
+    si.id = static_cast<int>(s.id);
+    si.profile = s.profile_name;
+    si.pid = pid;
+    si.started_ns = s.started_ns;
+    store_->add_session(si);
+    store_->add_event({s.started_ns, static_cast<int>(s.id), "session-start",
+                       "brought in by its source" + (pid ? ", pid " + std::to_string(pid) : std::string()) +
+                           ", profile " + s.profile_name});
+    return s;
+}
+
+void Controller::ended(uint32_t id, SessionEnd reason, const std::string& detail) {
+    Session* sp = table_.find(id);
+    if (!sp || sp->state == SessionState::ended) return;
     Session& s = *sp;
+    if (store::is_failure(reason))
+        fail_session(s, reason, detail, 0);
+    table_.left(s, reason, detail, now_ns());
+    finalize(s);
+}
+
+void Controller::accept_hello(Session& s, const wire::Hello& h) {
     table_.hello(s, now_ns());
     store::SessionDevice d;
     d.device_name = h.device_name;
@@ -28,7 +64,6 @@ bool Controller::on_hello(const wire::Hello& h, pid_t peer) {
     }
     if (h.software && !plan_.allow_software)
         fail_session(s, SessionEnd::software_fallback, "landed on software renderer " + h.device_name, SIGKILL);
-    return true;
 }
 
 void Controller::on_message(uint32_t id, wire::Message&& m) {
@@ -91,6 +126,7 @@ void Controller::fail_session(Session& s, SessionEnd reason, const std::string& 
     if (!stopping()) step_failures_[s.id] = std::string(store::to_string(s.reason));
     store_->add_event({now_ns(), static_cast<int>(s.id), "session-" + std::string(store::to_string(reason)), detail});
     if (s.proc && s.proc->running() && sig) s.proc->signal_group(sig);
+    if (!s.proc) source_.failed(s.id);
 }
 
 void Controller::on_exit(uint32_t id, ExitStatus st) {
@@ -121,7 +157,7 @@ void Controller::finalize(Session& s) {
     if (const std::string lost = s.frames.lost_detail(); !lost.empty())
         r.detail += std::string(r.detail.empty() ? "" : "; ") + lost;
     store_->update_session_end(r);
-    const bool ran = s.exited_ns != 0;  // its process ran and ended (not one that could not start)
+    const bool ran = s.proc && s.exited_ns != 0;  // its process ran and ended (not one that could not start)
     store_->add_event({r.ended_ns, r.id, "session-end",
                        std::string(store::to_string(r.reason)) + (ran ? ", " + describe(s.exit) : "")});
     out_.session_ended(s.id, std::string(store::to_string(r.reason)), r.detail);

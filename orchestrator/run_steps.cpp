@@ -28,6 +28,20 @@ uint32_t SpawnSource::active() const { return c_.table_.active(); }
 
 bool SpawnSource::ready() const { return c_.table_.ready(); }
 
+void SpawnSource::stop_all() {
+    for (Session* s : c_.table_.all()) {
+        if (s->proc && s->proc->running()) {
+            c_.table_.request_stop(*s);
+            s->proc->signal_group(SIGTERM);
+        }
+    }
+}
+
+void SpawnSource::kill_all() {
+    for (Session* s : c_.table_.all())
+        if (s->proc && s->proc->running()) s->proc->signal_group(SIGKILL);
+}
+
 // ---- the step machine's hooks
 
 void Controller::step_begun(const StepContext& st, size_t planned_steps) {

@@ -86,6 +86,16 @@ SessionEnd SessionTable::exited(Session& s, const ExitStatus& st, int64_t t) {
     return r;
 }
 
+void SessionTable::left(Session& s, SessionEnd reason, const std::string& detail, int64_t t) {
+    if (s.reason == SessionEnd::running) {
+        s.reason = reason;
+        if (s.detail.empty()) s.detail = detail;
+    }
+    s.state = SessionState::exited;
+    s.exited_ns = t;
+    if (!s.ended_ns) s.ended_ns = t;
+}
+
 void SessionTable::ended(Session& s, int64_t t) {
     if (s.state == SessionState::ended) return;
     s.state = SessionState::ended;

@@ -119,6 +119,8 @@ public:
     // to declare; SessionEnd::ok otherwise (the reason is then set here).
     store::SessionEnd exited(Session& s, const ExitStatus& st, int64_t t);
     void link_closed(Session& s) { s.link = Link::closed; }
+    // A session without a process ended, as its source saw it (a failure is declared first).
+    void left(Session& s, store::SessionEnd reason, const std::string& detail, int64_t t);
     // Stored (end row written): the one place lost frames add to the run's total.
     void ended(Session& s, int64_t t);
 

@@ -44,6 +44,16 @@ public:
     // Every active session said HELLO and no session asked to stop is still running, so the
     // load is the step's own. Sessions that never get there are declared hung by their source.
     virtual bool ready() const = 0;
+    // Why the step cannot reach its count (join mode: "27 of 30 sessions joined within 5 min"),
+    // nullopt while it still can. The machine then ends the starting step at once with it.
+    virtual std::optional<std::string> shortfall() const { return std::nullopt; }
+    // The run ends: stop every session (spawned: SIGTERM), and kill those that do not (SIGKILL).
+    virtual void stop_all() = 0;
+    virtual void kill_all() = 0;
+    // The controller declared this session failed (hang, protocol error, software fallback).
+    // A spawned one is killed with it; a source without a process to wait for ends it
+    // (SessionHost::ended) when it has closed its connection.
+    virtual void failed(uint32_t) {}
 };
 
 // Where the step machine meets the other hosts of a pool.

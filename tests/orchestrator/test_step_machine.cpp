@@ -52,6 +52,10 @@ struct FakeSessions final : SessionSource {
     }
     uint32_t active() const override { return active_n; }
     bool ready() const override { return hello_all; }
+    std::optional<std::string> short_by;
+    std::optional<std::string> shortfall() const override { return short_by; }
+    void stop_all() override { calls.push_back("stop all"); }
+    void kill_all() override { calls.push_back("kill all"); }
 };
 
 struct FakeHooks final : StepHooks {
@@ -393,4 +397,20 @@ TEST_CASE("step machine: a planner with no step ends the run at once") {
     r.start();
     CHECK(*r.hooks.run_ok);
     CHECK(r.m->done().empty());
+}
+
+TEST_CASE("step machine: a source that cannot reach the count ends the starting step with its reason") {
+    Rig r({30, 40}, 2, false);
+    r.times.failures_allowed = 100;
+    r.sessions.hello_all = false;
+    r.start();
+    r.run_for(2000 * ms);
+    CHECK(r.m->phase() == StepMachine::Phase::starting);
+    r.sessions.short_by = "27 of 30 sessions joined within 5 min";
+    r.run_for(250 * ms);
+    REQUIRE(r.m->done().size() == 1);
+    CHECK(r.m->done()[0].decided == "27 of 30 sessions joined within 5 min");
+    CHECK(r.rel_ms(r.hooks.judged.at(0).ws) == 0);
+    CHECK(r.hooks.judged.size() == 1);  // one window from the step's start, not two
+    CHECK(r.m->step().target == 40);    // stop = max: the run goes on
 }

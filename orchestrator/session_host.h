@@ -1,0 +1,40 @@
+#pragma once
+// What a session source (step_seams.h) is given by the run controller: the session table and
+// the way into the run for sessions it brings in itself (joined over TCP: no child process,
+// no local telemetry socket). Spawned sessions take the same paths through the controller.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+
+#include "common/wire_protocol.h"
+#include "orchestrator/session_table.h"
+#include "orchestrator/telemetry_server.h"
+#include "store/records.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace seatmark::orchestrator {
+
+class SessionHost {
+public:
+    virtual ~SessionHost() = default;
+    virtual boost::asio::io_context& io() = 0;  // the run's event loop; everything happens on it
+    virtual const SessionTable& sessions() const = 0;
+    // A new session at the next id for the plan's mix (its profile and SLA), started now and
+    // recorded in the store; `pid` where the source knows it (per-process figures), else 0.
+    virtual Session& add_session(pid_t pid) = 0;
+    // Its HELLO, once the source has vouched for the peer (the join handshake). False: refused
+    // (unknown id, said HELLO before, already ended).
+    virtual bool hello(const wire::Hello& h) = 0;
+    // FRAMES, HEARTBEAT, EVENT, BYE, with times already in this run's clock.
+    virtual void message(uint32_t id, wire::Message&& m) = 0;
+    virtual void link_closed(uint32_t id, const ConnectionEnd& end) = 0;
+    // The session is over and has no process to wait for: how it ended, as the source saw it
+    // (ok after BYE; a failure reason when it dropped). Stores its end row.
+    virtual void ended(uint32_t id, store::SessionEnd reason, const std::string& detail) = 0;
+};
+
+}  // namespace seatmark::orchestrator
