@@ -40,8 +40,10 @@ std::vector<uint32_t> read_steps(TableReader& t) {
         const auto* arr = list->as_array();
         if (!arr || arr->empty()) t.fail("list", "a non-empty array of session counts such as [1, 2, 4, 8]");
         for (const auto& el : *arr) {
-            auto v = el.value<int64_t>();
-            if (!el.is_integer() || !v || *v < 1 || *v > max_step_sessions)
+            // as_integer, not value<int64_t>: toml++ casts a float such as 4e111 to int64 unchecked (UB).
+            const auto* iv = el.as_integer();
+            const std::optional<int64_t> v = iv ? std::optional<int64_t>(iv->get()) : std::nullopt;
+            if (!v || *v < 1 || *v > max_step_sessions)
                 throw InputError(toml_util::where(t.source(), el.source()) +
                                  "key 'steps.list': expected session counts from 1 to " + std::to_string(max_step_sessions) + ", got " +
                                  toml_util::describe(el));

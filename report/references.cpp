@@ -139,8 +139,9 @@ References parse_references(std::string_view text, const std::string& source) {
         if (const toml::node* st = e.node("step")) {
             if (auto s = st->value<std::string>(); s && st->is_string()) {
                 if (*s != "max") e.fail("step", "a session count (an integer >= 1) or \"max\" (the max-density step)");
-            } else if (auto n = st->value<int64_t>(); n && st->is_integer() && *n >= 1 && *n <= 100000) {
-                r.step = static_cast<uint32_t>(*n);
+            } else if (const auto* n = st->as_integer(); n && n->get() >= 1 && n->get() <= 100000) {
+                // as_integer, not value<int64_t>: toml++ casts a float such as 4e111 to int64 unchecked (UB).
+                r.step = static_cast<uint32_t>(n->get());
             } else {
                 e.fail("step", "a session count (an integer >= 1) or \"max\" (the max-density step)");
             }

@@ -1,5 +1,7 @@
 #include "report/stored_plan.h"
 
+#include <utility>
+
 #include <toml++/toml.h>
 
 #include "common/errors.h"
@@ -8,6 +10,13 @@
 namespace seatmark::report {
 
 namespace {
+
+// An integer key, or `fallback`. Not value_or(int64_t): toml++ casts a float such as 4e111 to
+// int64 unchecked (undefined behaviour), and a stored plan is input like any other.
+int64_t integer_or(toml::node_view<const toml::node> n, int64_t fallback) {
+    const auto* i = n.as_integer();
+    return i ? i->get() : fallback;
+}
 
 // Reads the SLA straight from the TOML when the plan as a whole cannot be parsed here
 // (for example a profile file that exists only on the host that ran it).
@@ -23,14 +32,14 @@ void read_leniently(StoredPlan& a, const std::string& text) {
     a.knee_margin_pct = doc["run"]["knee_margin_pct"].value_or(a.knee_margin_pct);
     if (auto* list = doc["steps"]["list"].as_array())
         for (auto& el : *list)
-            if (auto v = el.value<int64_t>()) a.steps.push_back(static_cast<uint32_t>(*v));
-    a.repeats = static_cast<uint32_t>(doc["steps"]["repeats"].value_or(int64_t(1)));
+            if (const auto* v = el.as_integer()) a.steps.push_back(static_cast<uint32_t>(v->get()));
+    a.repeats = static_cast<uint32_t>(integer_or(std::as_const(doc)["steps"]["repeats"], 1));
     auto read = [](const toml::table& t, Sla s) {
         s.p95_interval_ms = t["p95_interval_ms"].value_or(s.p95_interval_ms);
         s.low1_fps = t["low1_fps"].value_or(s.low1_fps);
         s.latency_p95_ms = t["latency_p95_ms"].value_or(s.latency_p95_ms);
         s.stutter_pct = t["stutter_pct"].value_or(s.stutter_pct);
-        s.failures = static_cast<uint32_t>(t["failures"].value_or(int64_t(s.failures)));
+        s.failures = static_cast<uint32_t>(integer_or(t["failures"], int64_t(s.failures)));
         s.gpu_memory_pct = t["gpu_memory_pct"].value_or(s.gpu_memory_pct);
         s.model_open_ms = t["model_open_ms"].value_or(s.model_open_ms);
         return s;

@@ -93,6 +93,8 @@ TEST_CASE("malformed plans are rejected with file:line and what was expected") {
         {"name = \"x\"\n[steps]\nlist = [1, 2]\n" + good_tail + "[run]\nstop = \"never\"\n", "plan.toml:7", "first-failure"},
         {"name = \"x\"\n[steps]\nlist = [2, 1]\n" + good_tail, "plan.toml:3", "increasing"},
         {"name = \"x\"\n[steps]\nlist = [0]\n" + good_tail, "plan.toml:3", "from 1 to 4096"},
+        // A float beyond int64 (fuzz_plan: toml++'s float -> int64 cast is unchecked, UBSan caught it).
+        {"name = \"x\"\n[steps]\nlist = [411e111]\n" + good_tail, "plan.toml:3", "from 1 to 4096"},
         {"name = \"x\"\n[steps]\nlist = []\n" + good_tail, "plan.toml:3", "non-empty"},
         {"name = \"x\"\n[steps]\nlist = [1]\nwindow = \"-3s\"\n" + good_tail, "plan.toml:4", "window"},
         {"name = \"x\"\n[steps]\nlist = [1]\nwindoww = \"3s\"\n" + good_tail, "plan.toml:4", "unknown key"},

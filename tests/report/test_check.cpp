@@ -169,6 +169,8 @@ TEST_CASE("bad references are rejected with file:line:col and exit 2, before the
     CHECK(parse_error(refs_with("p95_ms = [30, \"-inf\", 0.1]\nmax_densty = [1, 0, 0]\n"))
               .find("did you mean 'max_density'?") != std::string::npos);
     CHECK(parse_error(refs_with("p95_ms = [30, 0.5, 0.1]\n")).find("refs.toml:2:15: key 'reference[0].p95_ms[1]': expected a fraction from -1 to 0") == 0);
+    // A float beyond int64 as the step (fuzz_references: toml++ casts it to int64 unchecked; UBSan caught it).
+    CHECK(parse_error(refs_with("step = 411e111\n")).find("a session count (an integer >= 1)") != std::string::npos);
     CHECK(parse_error(refs_with("p95_ms = { value = 30, lower = -0.1, upper = -2 }\n"))
               .find("key 'reference[0].p95_ms.upper': expected a fraction >= 0") != std::string::npos);
     CHECK(parse_error(refs_with("p95_ms = { value = 30, upper = 0.1 }\n")).find("missing key 'reference[0].p95_ms.lower'") != std::string::npos);
