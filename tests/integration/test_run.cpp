@@ -244,7 +244,14 @@ TEST_CASE("kill -9 of the orchestrator leaves a consistent database that says th
         for (auto& x : s) pids.push_back(x.pid);
         return true;
     }));
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+    // Mid-run: once frames are being stored (a condition, not a fixed sleep).
+    REQUIRE(wait_until(60, [&] {
+        try {
+            return store::StoreReader(dir.file("run.db")).frame_count() > 0;
+        } catch (...) {
+            return false;
+        }
+    }));
     run.signal(SIGKILL);
     run.wait(30);
     store::StoreReader db(dir.file("run.db"));
