@@ -238,6 +238,27 @@ void Renderer::record_watermark(VkCommandBuffer cb, uint64_t token) {
     }
 }
 
+// The frame exactly as presented (after the watermark, before any remoting), copied beside the
+// present blit; the buffer is made once per slot, on first use.
+void Renderer::record_reference(VkCommandBuffer cb, Slot& s) {
+    const VkDeviceSize size = VkDeviceSize(extent_.width) * extent_.height * 4;
+    if (!s.reference.get())
+        s.reference = Buffer(dev_, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {extent_.width, extent_.height, 1};
+    vkCmdCopyImageToBuffer(cb, s.color.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, s.reference.get(), 1, &region);
+    VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.buffer = s.reference.get();
+    b.size = VK_WHOLE_SIZE;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &b, 0, nullptr);
+}
+
 void Renderer::record(VkCommandBuffer cb, uint32_t slot, const FrameParams& fp, uint64_t token) {
     using workloads::DisplayMode;
     auto& s = slots_[slot];
@@ -336,6 +357,8 @@ Submitted Renderer::submit(const FrameParams& params, uint64_t token) {
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vk_check(vkBeginCommandBuffer(s.cmd, &bi), "vkBeginCommandBuffer");
     record(s.cmd, slot, params, token);
+    s.reference_taken = settings_.reference_every && reference_cb_ && token % settings_.reference_every == 0;
+    if (s.reference_taken) record_reference(s.cmd, s);
     vk_check(vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer");
     present_ = saved;
 
@@ -394,6 +417,9 @@ void Renderer::watch() {
                 }
             }
             if (done_cb_) done_cb_(done);
+            auto& slot = slots_[p.slot];
+            if (slot.reference_taken && reference_cb_)
+                reference_cb_(p.token, static_cast<const uint8_t*>(slot.reference.map()), extent_.width, extent_.height);
         } catch (...) {
             std::lock_guard<std::mutex> lock(mu_);
             fault_ = std::current_exception();

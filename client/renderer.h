@@ -28,6 +28,9 @@ struct RenderSettings {
     // > 0: paint the endpoint watermark (core/watermark.h) with blocks of this many pixels into
     // every frame's top-left corner, encoding the frame's sequence number (its submit token).
     uint32_t watermark_cell = 0;
+    // > 0: every frame whose token is a multiple of it is also copied to host memory and handed
+    // to on_reference() once its fence signalled (the session's own rendering, for SSIM).
+    uint32_t reference_every = 0;
 };
 
 // Optional presentation to a window: the renderer blits each frame's colour
@@ -53,6 +56,9 @@ public:
     // Called on the watcher thread for every completed frame, in submission order.
     void on_done(std::function<void(const FrameDone&)> cb) { done_cb_ = std::move(cb); }
     void set_present_hook(PresentHook* hook) { present_ = hook; }
+    // Called on the watcher thread with a sampled frame's RGBA8 pixels (valid during the call).
+    using ReferenceCallback = std::function<void(uint64_t token, const uint8_t* rgba, uint32_t width, uint32_t height)>;
+    void on_reference(ReferenceCallback cb) { reference_cb_ = std::move(cb); }
 
     // Blocks until the next target in the ring is free (its previous frame's
     // fence signalled). A frame "begins" after this, as an application's frame
@@ -83,6 +89,8 @@ private:
         VkCommandBuffer cmd = VK_NULL_HANDLE;
         Fence fence;
         bool busy = false;
+        Buffer reference;            // host-visible copy of `color` for sampled frames
+        bool reference_taken = false;
     };
     struct Pending {
         uint32_t slot;
@@ -111,6 +119,8 @@ private:
     uint32_t next_slot_ = 0;
     PresentHook* present_ = nullptr;
     std::function<void(const FrameDone&)> done_cb_;
+    ReferenceCallback reference_cb_;
+    void record_reference(VkCommandBuffer cb, Slot& s);
 
     std::mutex mu_;
     std::condition_variable cv_;

@@ -29,6 +29,8 @@ struct SessionOptions {
     bool validate = false;             // Khronos validation layer on
     bool window = false;               // present to a GLFW window
     uint32_t watermark_cell = 0;       // --watermark: endpoint watermark block size, px (0: off)
+    std::string reference_dir;         // --reference-dir: sampled frames as gray PGM references (SSIM)
+    uint32_t reference_every = 30;     // --reference-every: one frame in N
     bool allow_software = true;        // false: exit 6 when the device is a CPU renderer
     bool quiet = false;                // no summary on stdout
     // Benchmark switch: render the same frame repeatedly without the script,

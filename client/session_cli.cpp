@@ -99,6 +99,12 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
                   "Paint each frame's sequence number as a block watermark in the top-left corner "
                   "(--watermark=PX sets the block size; 16 survives RemoteFX; read by `seatmark launch` at the RDP endpoint)")
         ->check(CLI::Range(4u, 64u));
+    cmd->add_option("--reference-dir", opts->reference_dir,
+                    "With --watermark: write one frame in --reference-every as it was rendered (gray PGM) to this "
+                    "folder, for `seatmark launch --references` to compute SSIM against what arrived")
+        ->check(CLI::ExistingDirectory);
+    cmd->add_option("--reference-every", opts->reference_every, "Sample one frame in N for --reference-dir (default 30)")
+        ->check(CLI::Range(1u, 100000u));
     cmd->add_flag("--no-software", *no_software, "Fail (exit 6) when the chosen device is a software renderer");
     cmd->add_flag("--quiet,-q", opts->quiet, "Print no summary");
     cmd->add_flag("--list-workloads", *list, "List the built-in workload profiles and exit");

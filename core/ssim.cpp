@@ -4,7 +4,8 @@
 
 namespace seatmark::ssim {
 
-Gray gray_downscaled(const watermark::FrameView& f, int x0, int y0, int w, int h, int out_w, int out_h) {
+Gray gray_downscaled(const watermark::FrameView& f, int x0, int y0, int w, int h, int out_w, int out_h, bool red_first) {
+    const int ri = red_first ? 0 : 2, bi = red_first ? 2 : 0;
     if (out_w <= 0 || out_h <= 0 || out_w > w || out_h > h || x0 < 0 || y0 < 0 || x0 + w > f.width || y0 + h > f.height)
         throw std::invalid_argument("ssim::gray_downscaled: region or output size out of range");
     Gray g{out_w, out_h, std::vector<uint8_t>(static_cast<size_t>(out_w) * static_cast<size_t>(out_h))};
@@ -16,7 +17,7 @@ Gray gray_downscaled(const watermark::FrameView& f, int x0, int y0, int w, int h
             for (int y = ya; y < yb; ++y) {
                 const uint8_t* p = f.pixels + static_cast<size_t>(y) * static_cast<size_t>(f.stride) + static_cast<size_t>(xa) * 4;
                 for (int x = xa; x < xb; ++x, p += 4, ++n)
-                    sum += (static_cast<uint32_t>(p[2]) * 77 + static_cast<uint32_t>(p[1]) * 150 + static_cast<uint32_t>(p[0]) * 29) >> 8;
+                    sum += (static_cast<uint32_t>(p[ri]) * 77 + static_cast<uint32_t>(p[1]) * 150 + static_cast<uint32_t>(p[bi]) * 29) >> 8;
             }
             g.pixels[static_cast<size_t>(oy) * static_cast<size_t>(out_w) + static_cast<size_t>(ox)] =
                 static_cast<uint8_t>(n ? (sum + n / 2) / n : 0);

@@ -19,7 +19,11 @@ struct Gray {
 // Luma (BT.601) of a BGRA/BGRX frame's region [x0, x0+w) x [y0, y0+h), box-averaged down to
 // out_w x out_h (out_w <= w, out_h <= h). Both sides downscale the same way before comparing,
 // so the figure is about what the codec did, not about scaling.
-Gray gray_downscaled(const watermark::FrameView& frame, int x0, int y0, int w, int h, int out_w, int out_h);
+// red_first: the pixels are RGBA (a Vulkan R8G8B8A8 readback) rather than BGRA.
+Gray gray_downscaled(const watermark::FrameView& frame, int x0, int y0, int w, int h, int out_w, int out_h,
+                     bool red_first = false);
+
+
 
 // Mean SSIM over 8x8 windows with stride 4 (constants K1 = 0.01, K2 = 0.03, L = 255).
 // 1 for identical images; throws std::invalid_argument when sizes differ or are under 8x8.

@@ -20,9 +20,10 @@ namespace seatmark::launch {
 namespace {
 
 struct Options {
-    std::string rdp, users_file, json_out, arrivals_out, size = "1024x768", codec = "remotefx", duration = "30s",
+    std::string rdp, users_file, json_out, arrivals_out, references, size = "1024x768", codec = "remotefx", duration = "30s",
                                                 logon_timeout = "30s";
     size_t sessions = 0;  // 0: one per user
+    uint32_t reference_every = 30;
     bool ignore_certificate = false;
 };
 
@@ -66,6 +67,10 @@ nlohmann::json to_json(const SessionOutcome& o) {
             {"interval_p50_ms", e.interval_p50_ms},
             {"interval_p95_ms", e.interval_p95_ms},
             {"interval_p99_ms", e.interval_p99_ms},
+            {"ssim_samples", o.ssim.samples},
+            {"ssim_missing", o.ssim.missing},
+            {"ssim_mean", o.ssim.mean},
+            {"ssim_min", o.ssim.min},
             {"launcher_cpu_s", o.cpu_s},
             {"launcher_cpu_ms_per_arrival", e.arrivals ? 1000.0 * o.cpu_s / static_cast<double>(e.arrivals) : -1.0}};
 }
@@ -104,7 +109,10 @@ int run_launch(const Options& o) {
         t.user = users[i].user;
         t.password = users[i].password;
         t.domain = users[i].domain;
-        sessions.push_back(std::make_unique<LaunchedSession>(t, *logon_timeout));
+        std::string refs = o.references;
+        for (auto at = refs.find("%u"); at != std::string::npos; at = refs.find("%u", at + t.user.size()))
+            refs.replace(at, 2, t.user);
+        sessions.push_back(std::make_unique<LaunchedSession>(t, *logon_timeout, refs, o.reference_every));
         sessions.back()->start();
     }
     std::fprintf(stderr, "seatmark launch: %zu RDP session(s) to %s:%u for %s\n", n, base.host.c_str(), base.port,
@@ -131,6 +139,7 @@ int run_launch(const Options& o) {
                     r.user.c_str(), r.fault.c_str(), r.first_frame_ms, r.endpoint.arrivals_per_s,
                     100.0 * r.endpoint.delivered_ratio, r.endpoint.interval_p95_ms, r.codec.c_str(),
                     r.payload_bytes_per_s / 1024.0, r.detail.empty() ? "" : "\n    ", r.detail.c_str());
+        if (r.ssim.samples) std::printf("    SSIM mean %.3f, min %.3f over %llu sampled frames\n", r.ssim.mean, r.ssim.min, static_cast<unsigned long long>(r.ssim.samples));
         std::printf("    ended: %s\n", r.ending.c_str());
     }
     if (!o.json_out.empty()) write_output_file(o.json_out, out.dump(2) + "\n");
@@ -154,6 +163,11 @@ void configure_launch_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_flag("--ignore-certificate", o->ignore_certificate,
                   "Accept the server's certificate without checking it (test hosts with their own)");
     cmd->add_option("--json", o->json_out, "Write per-session figures as JSON to this file");
+    cmd->add_option("--references", o->references,
+                    "Folder of each session's --reference-dir as this machine reaches it, %u = the user "
+                    "(e.g. /home/%u/refs): SSIM of sampled frames against the session's own rendering");
+    cmd->add_option("--reference-every", o->reference_every,
+                    "The sessions' --reference-every (default 30)")->check(CLI::Range(1u, 100000u));
     cmd->add_option("--arrivals", o->arrivals_out,
                     "Write every frame seen as CSV: user, frame sequence number, arrival (CLOCK_MONOTONIC ns)");
     cmd->footer(

@@ -7,8 +7,13 @@
 
 namespace seatmark::launch {
 
-LaunchedSession::LaunchedSession(RdpTarget target, double logon_timeout_s, std::function<void(const Arrival&)> on_arrival)
-    : target_(std::move(target)), logon_timeout_s_(logon_timeout_s), on_arrival_(std::move(on_arrival)) {
+LaunchedSession::LaunchedSession(RdpTarget target, double logon_timeout_s, std::string references,
+                                 uint32_t reference_every, std::function<void(const Arrival&)> on_arrival)
+    : target_(std::move(target)),
+      logon_timeout_s_(logon_timeout_s),
+      references_(std::move(references)),
+      reference_every_(reference_every),
+      on_arrival_(std::move(on_arrival)) {
     out_.user = target_.user;
 }
 
@@ -53,6 +58,7 @@ void LaunchedSession::end_desktop(RdpConnection& conn) {
 
 void LaunchedSession::run() {
     EndpointMeter meter;
+    SsimSampler ssim(references_, reference_every_);
     const int64_t t0 = now_ns();
     {
         std::lock_guard<std::mutex> lock(mu_);
@@ -66,6 +72,7 @@ void LaunchedSession::run() {
     try {
         conn = std::make_unique<RdpConnection>(target_, [&](const Paint& p) {
             auto a = meter.on_paint(p.frame, p.arrival_ns, p.x, p.y, p.w, p.h);
+            ssim.on_paint(p.frame, p.arrival_ns, a ? static_cast<int64_t>(a->seq) : -1);
             if (a) {
                 if (!first_frame_ns) first_frame_ns = a->arrival_ns;
                 if (on_arrival_) on_arrival_(*a);
@@ -96,7 +103,9 @@ void LaunchedSession::run() {
         out_.ending = fault_name(fault);
     }
     const auto s = meter.summary();
+    ssim.finish();
     std::lock_guard<std::mutex> lock(mu_);
+    out_.ssim = ssim.summary();
     out_.fault = fault_name(fault);
     out_.detail = detail;
     if (meter.first_paint_ns()) out_.first_paint_ms = ms_since(meter.first_paint_ns());

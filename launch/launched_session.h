@@ -12,6 +12,7 @@
 
 #include "launch/endpoint_meter.h"
 #include "launch/rdp_connection.h"
+#include "launch/ssim_sampler.h"
 
 namespace seatmark::launch {
 
@@ -29,6 +30,7 @@ struct SessionOutcome {
     uint64_t payload_bytes = 0;   // codec payload received (RemoteFX tiles, bitmaps)
     double payload_bytes_per_s = 0;
     EndpointSummary endpoint;
+    SsimSummary ssim;
     double cpu_s = 0;               // this session's launcher thread: FreeRDP decoding, painting, the watermark
     std::vector<Arrival> arrivals;  // every rendered frame seen, in order
 };
@@ -36,7 +38,10 @@ struct SessionOutcome {
 class LaunchedSession {
 public:
     // on_arrival: called on the session's thread for every new rendered frame seen.
-    LaunchedSession(RdpTarget target, double logon_timeout_s, std::function<void(const Arrival&)> on_arrival = {});
+    // references: the session's --reference-dir as the launcher reaches it ("" for none), sampled
+    // one frame in reference_every.
+    LaunchedSession(RdpTarget target, double logon_timeout_s, std::string references = {}, uint32_t reference_every = 30,
+                    std::function<void(const Arrival&)> on_arrival = {});
     ~LaunchedSession();  // stops and joins
     LaunchedSession(const LaunchedSession&) = delete;
     LaunchedSession& operator=(const LaunchedSession&) = delete;
@@ -54,6 +59,8 @@ private:
     static constexpr double logoff_timeout_s = 10;
     RdpTarget target_;
     double logon_timeout_s_;
+    std::string references_;
+    uint32_t reference_every_;
     std::function<void(const Arrival&)> on_arrival_;
     std::atomic<bool> stop_{false}, done_{false};
     mutable std::mutex mu_;

@@ -55,6 +55,10 @@ stop_host() {
       rm -f "$state/$f"
     fi
   done
+  # Daemons of this host whose session file was lost (a start killed half-way): they run with
+  # "-c $state/...", so they are found by their own command line, and ended by pid.
+  mapfile -t ps_ < <(ps -e -o pid=,args= | awk -v c="-c $state/" 'index($0, c) { print $1 }')
+  kill_pids "${ps_[@]}"
   if [ -s "$state/users" ]; then
     while IFS=: read -r u _; do
       [ -n "$u" ] || continue

@@ -24,7 +24,8 @@ namespace {
 // The desktop every test user logs on to: the synthetic user in a window with the watermark,
 // its frames to a CSV in its home (present times in CLOCK_MONOTONIC, the launcher's clock too).
 std::string xsession(int duration_s) {
-    return "#!/bin/sh\nexec " + std::string(SEATMARK_BIN) + " session --window --watermark --workload ci-tiny --duration " +
+    return "#!/bin/sh\nmkdir -p \"$HOME/refs\"\nexec " + std::string(SEATMARK_BIN) +
+           " session --window --watermark --reference-dir \"$HOME/refs\" --reference-every 10 --workload ci-tiny --duration " +
            std::to_string(duration_s) + "s --out \"$HOME/frames.csv\" > \"$HOME/session.log\" 2>&1\n";
 }
 
@@ -53,7 +54,7 @@ nlohmann::json by_user(const nlohmann::json& all, const std::string& user) {
 
 }  // namespace
 
-TEST_CASE("launch: two RDP sessions end to end on xrdp, watermarks decoded, desktops logged off, users removed") {
+TEST_CASE("launch: two RDP sessions end to end on xrdp, watermarks decoded, SSIM sampled, desktops logged off, users removed") {
     if (!RdpHost::can_run()) SEATMARK_SKIP("needs root (test users, xrdp-sesman)");
     TempDir dir;
     std::vector<RdpUser> users;
@@ -62,7 +63,8 @@ TEST_CASE("launch: two RDP sessions end to end on xrdp, watermarks decoded, desk
         users = host.users();
         const auto r = run_process(seatmark_argv({"launch", "--rdp", "127.0.0.1:" + std::to_string(RdpHost::port), "--users",
                                                   host.users_file(), "--duration", "12s", "--logon-timeout", "40s",
-                                                  "--size", "640x480", "--ignore-certificate", "--json",
+                                                  "--size", "640x480", "--ignore-certificate", "--references",
+                                                  "/home/%u/refs", "--reference-every", "10", "--json",
                                                   dir.file("out.json"), "--arrivals", dir.file("arrivals.csv")}),
                                    90);
         INFO(r.out << r.err);
@@ -83,6 +85,10 @@ TEST_CASE("launch: two RDP sessions end to end on xrdp, watermarks decoded, desk
             CHECK(arrivals <= span);
             CHECK(s["delivered_ratio"].get<double>() > 0);
             CHECK(s["delivered_ratio"].get<double>() <= 1.0);
+            // Sampled image quality against the session's own rendering of the same frame.
+            CHECK(s["ssim_samples"].get<uint64_t>() >= 1);
+            CHECK(s["ssim_mean"].get<double>() > 0.5);
+            CHECK(s["ssim_mean"].get<double>() <= 1.0);
             // The launcher ended the desktop (xrdp keeps disconnected ones).
             CHECK(s["ending"] == "logged-off");
         }

@@ -7,11 +7,14 @@
 #include <freerdp/codec/rfx.h>
 #include <winpr/stream.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <vector>
 
 #include "core/ssim.h"
 #include "core/watermark.h"
+#include "image/reference_frame.h"
 
 using namespace seatmark;
 
@@ -84,4 +87,32 @@ TEST_CASE("launch: the watermark survives a RemoteFX round trip and SSIM sees th
         CHECK(s < 1.0);
         CHECK(s > 0.5);
     }
+}
+
+TEST_CASE("launch: reference frames round-trip through their PGM file and bad files are refused") {
+    seatmark::image::ReferenceFrame r{42, 320, 240, 160, 120, std::vector<uint8_t>(160 * 120)};
+    for (size_t i = 0; i < r.gray.size(); ++i) r.gray[i] = static_cast<uint8_t>(i * 31);
+    char tmpl[] = "/tmp/seatmark-ref-XXXXXX";
+    REQUIRE(mkdtemp(tmpl));
+    const std::string dir = tmpl, path = dir + "/" + seatmark::image::reference_name(42);
+    CHECK(seatmark::image::reference_name(42) == "ref-000000000042.pgm");
+    seatmark::image::write_reference(path, r);
+    auto back = seatmark::image::read_reference(path);
+    REQUIRE(back);
+    CHECK(back->seq == 42);
+    CHECK(back->width == 320);
+    CHECK(back->gray_width == 160);
+    CHECK(back->gray == r.gray);
+    CHECK_FALSE(seatmark::image::read_reference(dir + "/none.pgm"));
+    {  // cut short: a partial file is not a reference
+        std::ofstream f(path, std::ios::binary | std::ios::trunc);
+        f << "P5\n# seatmark-reference seq=42 width=320 height=240\n160 120\n255\n" << std::string(100, 'x');
+    }
+    CHECK_FALSE(seatmark::image::read_reference(path));
+    {
+        std::ofstream f(path, std::ios::binary | std::ios::trunc);
+        f << "P5\n160 120\n255\n";
+    }
+    CHECK_FALSE(seatmark::image::read_reference(path));
+    std::filesystem::remove_all(dir);
 }
