@@ -7,6 +7,7 @@
 #include <pwd.h>
 #include <signal.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -172,9 +173,18 @@ TEST_CASE("launch: faults recorded with their reasons while other sessions go on
     CHECK(rj[0]["fault"] == "refused");
     CHECK(rj[0]["detail"].get<std::string>().find("127.0.0.1:1") != std::string::npos);
 
-    // Both desktops up and rendering (their sessions have been running a few seconds).
-    REQUIRE(wait_until(45, [&] { return RdpHost::session_pid_of(u1.name) > 0 && RdpHost::session_pid_of(u2.name) > 0; }));
-    ::sleep(5);
+    // Both desktops up and rendering: each session has written 3 references (30 frames rendered),
+    // then a moment for the frames to reach the launchers.
+    auto refs = [&](const RdpUser& u) {
+        std::error_code ec;
+        size_t n = 0;
+        for (auto it = std::filesystem::directory_iterator(host.home(u) + "/refs", ec);
+             !ec && it != std::filesystem::directory_iterator(); ++it)
+            ++n;
+        return n;
+    };
+    REQUIRE(wait_until(60, [&] { return refs(u1) >= 3 && refs(u2) >= 3; }));
+    ::sleep(2);
     proxy.cut();                                              // the network goes away under u1
     ::kill(RdpHost::session_pid_of(u2.name), SIGKILL);        // u2's desktop dies inside the session
 
