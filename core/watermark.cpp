@@ -75,6 +75,48 @@ std::optional<Decoded> decode(const FrameView& f, const Layout& l) {
     return Decoded{seq, contrast};
 }
 
+std::optional<Layout> locate(const FrameView& f, int cell) {
+    if (cell < 4) return std::nullopt;
+    auto luma = [&](int x, int y) {
+        const uint8_t* p = f.pixels + static_cast<size_t>(y) * static_cast<size_t>(f.stride) + static_cast<size_t>(x) * 4;
+        return (static_cast<uint32_t>(p[2]) * 77 + static_cast<uint32_t>(p[1]) * 150 + static_cast<uint32_t>(p[0]) * 29) >> 8;
+    };
+    auto near = [&](int len, int want) { return len >= want - cell / 4 && len <= want + cell / 4; };
+    const int grid_w = cols * cell, grid_h = rows * cell;
+    for (int y = cell / 4; y + grid_h - cell / 4 <= f.height; y += std::max(1, cell / 4)) {
+        // Runs of white (> 160), black (< 96) or neither along the row.
+        struct Run { int x, len; int kind; };  // kind 1 white, 0 black, -1 neither
+        std::vector<Run> runs;
+        for (int x = 0; x < f.width; ++x) {
+            const uint32_t v = luma(x, y);
+            const int k = v > 160 ? 1 : v < 96 ? 0 : -1;
+            if (!runs.empty() && runs.back().kind == k) ++runs.back().len;
+            else runs.push_back({x, 1, k});
+        }
+        for (size_t i = 0; i + 2 < runs.size(); ++i) {
+            // W, K K (one run of two cells), then W (bit 0 may extend it): blurred edges may add a
+            // short "neither" run between, so allow one.
+            const Run& w = runs[i];
+            if (w.kind != 1 || !near(w.len, cell)) continue;
+            size_t j = i + 1;
+            if (runs[j].kind == -1 && runs[j].len <= cell / 4 && j + 1 < runs.size()) ++j;
+            if (runs[j].kind != 0 || !near(runs[j].len, 2 * cell)) continue;
+            if (w.x + grid_w > f.width) continue;
+            // The grid's top lies up to a cell above this row; of the offsets that decode, the
+            // middle one of the first stretch is the best aligned.
+            int first = -1, last = -1;
+            for (int dy = 0; dy <= cell && y - dy >= 0; ++dy) {
+                const bool ok = decode(f, Layout{w.x, y - dy, cell}).has_value();
+                if (ok && first < 0) first = dy;
+                if (ok) last = dy;
+                if (!ok && first >= 0) break;
+            }
+            if (first >= 0) return Layout{w.x, y - (first + last) / 2, cell};
+        }
+    }
+    return std::nullopt;
+}
+
 uint64_t unwrap(uint32_t low, uint64_t last) {
     const uint64_t base = last - (last % seq_modulus);
     uint64_t best = base + low;

@@ -53,6 +53,11 @@ struct Decoded {
 // (calibration contrast under 64 of 255) or its CRC does not match.
 std::optional<Decoded> decode(const FrameView& frame, const Layout& layout = {});
 
+// Finds the grid anywhere in the frame (a window manager places the session's window where it
+// likes): scans rows for the calibration cells' white-black-black-white runs of about `cell`
+// pixels, then confirms by decoding. nullopt when no readable grid is found.
+std::optional<Layout> locate(const FrameView& frame, int cell = 16);
+
 // The full sequence number nearest to `last` whose low 28 bits are `low` (sessions count
 // from 0 and a run never reaches 2^27 frames between two arrivals).
 uint64_t unwrap(uint32_t low, uint64_t last);

@@ -12,12 +12,19 @@ std::optional<Arrival> EndpointMeter::on_paint(const watermark::FrameView& frame
     if (!first_paint_ns_) first_paint_ns_ = arrival_ns;
     const bool touches = x < layout_.x0 + layout_.width() && x + w > layout_.x0 && y < layout_.y0 + layout_.height() &&
                          y + h > layout_.y0;
-    if (!touches) return std::nullopt;
-    const auto d = watermark::decode(frame, layout_);
+    auto d = touches ? watermark::decode(frame, layout_) : std::nullopt;
     if (!d) {
-        ++unreadable_;
-        return std::nullopt;
+        if (touches) ++unreadable_;
+        // Not where it was (or never seen): look for it over the whole desktop, every 8th paint
+        // so a desktop without the grid costs little.
+        if (since_decoded_++ % 8 != 0) return std::nullopt;
+        const auto found = watermark::locate(frame, layout_.cell);
+        if (!found) return std::nullopt;
+        layout_ = *found;
+        d = watermark::decode(frame, layout_);
+        if (!d) return std::nullopt;
     }
+    since_decoded_ = 0;
     const uint64_t seq = have_last_ ? watermark::unwrap(d->seq, last_seq_) : d->seq;
     // Frames replace each other on screen: only a newer number is a new arrival.
     if (have_last_ && seq <= last_seq_) return std::nullopt;

@@ -37,6 +37,9 @@ public:
     std::optional<Arrival> on_paint(const watermark::FrameView& frame, int64_t arrival_ns, int x, int y, int w, int h);
 
     const std::vector<Arrival>& arrivals() const { return arrivals_; }
+    // Where the grid is now: the top-left of the session's window (found again with
+    // watermark::locate when a window manager placed or moved it).
+    const watermark::Layout& layout() const { return layout_; }
     int64_t first_paint_ns() const { return first_paint_ns_; }
     EndpointSummary summary() const;
 
@@ -53,7 +56,7 @@ public:
 private:
     watermark::Layout layout_;
     std::vector<Arrival> arrivals_;
-    uint64_t paints_ = 0, unreadable_ = 0;
+    uint64_t paints_ = 0, unreadable_ = 0, since_decoded_ = 0;
     int64_t first_paint_ns_ = 0;
     bool have_last_ = false;
     uint64_t last_seq_ = 0;

@@ -72,7 +72,8 @@ void LaunchedSession::run() {
     try {
         conn = std::make_unique<RdpConnection>(target_, [&](const Paint& p) {
             auto a = meter.on_paint(p.frame, p.arrival_ns, p.x, p.y, p.w, p.h);
-            ssim.on_paint(p.frame, p.arrival_ns, a ? static_cast<int64_t>(a->seq) : -1);
+            ssim.on_paint(p.frame, p.arrival_ns, a ? static_cast<int64_t>(a->seq) : -1, meter.layout().x0,
+                          meter.layout().y0);
             if (a) {
                 if (!first_frame_ns) first_frame_ns = a->arrival_ns;
                 if (on_arrival_) on_arrival_(*a);

@@ -23,12 +23,13 @@ public:
     SsimSampler(std::string dir, uint32_t every) : dir_(std::move(dir)), every_(every) {}
     bool enabled() const { return !dir_.empty() && every_ > 0; }
     // After each paint; `arrived_seq` >= 0 when this paint completed a new frame.
-    void on_paint(const watermark::FrameView& frame, int64_t now_ns, int64_t arrived_seq);
+    // window_x/y: the window's top-left in the desktop (the watermark's origin).
+    void on_paint(const watermark::FrameView& frame, int64_t now_ns, int64_t arrived_seq, int window_x, int window_y);
     void finish();  // counts a still-pending frame as missing
     SsimSummary summary() const;
 
 private:
-    bool try_compare(const watermark::FrameView& frame, uint64_t seq);
+    bool try_compare(const watermark::FrameView& frame, uint64_t seq, int wx, int wy);
     std::string dir_;
     uint32_t every_;
     std::vector<double> values_;
@@ -36,6 +37,7 @@ private:
     // The pending frame: a copy of the desktop as it arrived.
     bool pending_ = false;
     uint64_t pending_seq_ = 0;
+    int pending_x_ = 0, pending_y_ = 0;
     int64_t pending_since_ns_ = 0;
     std::vector<uint8_t> pending_pixels_;
     watermark::FrameView pending_view_{};

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <utility>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -165,4 +167,22 @@ TEST_CASE("ssim: 1 for identical images, falls with degradation, refuses mismatc
     auto small = ssim::gray_downscaled(a.view(), 0, 0, a.w, a.h, 80, 60);
     CHECK_THROWS_AS(ssim::mean_ssim(ga, small), std::invalid_argument);
     CHECK_THROWS_AS(ssim::gray_downscaled(a.view(), 0, 0, a.w + 1, a.h, 80, 60), std::invalid_argument);
+}
+
+TEST_CASE("watermark: located anywhere in a desktop, also blurred and noisy") {
+    for (auto [x0, y0] : {std::pair{0, 0}, std::pair{37, 61}, std::pair{203, 9}, std::pair{5, 150}}) {
+        CAPTURE(x0);
+        CAPTURE(y0);
+        watermark::Layout l{x0, y0, 16};
+        Image im = painted(123456, 400, 240, l);
+        box_blur(im, 1);
+        add_noise(im, 12, 5);
+        const auto found = watermark::locate(im.view());
+        REQUIRE(found);
+        CHECK(std::abs(found->x0 - x0) <= 4);
+        CHECK(std::abs(found->y0 - y0) <= 4);
+        CHECK(watermark::decode(im.view(), *found)->seq == 123456);
+    }
+    Image flat{320, 240, std::vector<uint8_t>(320 * 240 * 4, 200)};
+    CHECK_FALSE(watermark::locate(flat.view()));
 }
