@@ -1,5 +1,6 @@
 #include "core/plan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -65,6 +66,21 @@ std::vector<uint32_t> read_steps(TableReader& t) {
         for (int64_t n = *start; n <= *max; n += *inc) steps.push_back(static_cast<uint32_t>(n));
     }
     return steps;
+}
+
+// [steps] search = "adaptive": min, max, resolution (sessions); no list or start/increment.
+SearchPlan read_search(TableReader& t) {
+    SearchPlan s;
+    s.adaptive = true;
+    if (t.has("list") || t.has("start") || t.has("increment"))
+        t.fail_with("search", "an adaptive search takes min, max and resolution, not list or start/increment");
+    s.min = static_cast<uint32_t>(t.integer("min", IntRange{1, max_step_sessions}).value_or(1));
+    auto max = t.integer("max", IntRange{1, max_step_sessions});
+    if (!max) t.require("max", "the most sessions the search may probe, e.g. max = 64");
+    if (*max < s.min) t.fail("max", ">= min (" + std::to_string(s.min) + ")");
+    s.max = static_cast<uint32_t>(*max);
+    s.resolution = static_cast<uint32_t>(t.integer("resolution", IntRange{1, max_step_sessions}).value_or(1));
+    return s;
 }
 
 std::string read_text(const std::string& path) {
@@ -152,7 +168,16 @@ std::string Plan::profile_for(uint32_t n) const {
     return mix.at(pick).profile;
 }
 
-double Plan::planned_seconds() const { return double(steps.size()) * (settle_s + window_s * repeats); }
+double Plan::planned_seconds() const {
+    if (search.adaptive) {
+        // Worst case: doubling up to max, then bisecting down to the resolution, every probe at max_repeats.
+        uint32_t probes = 1;
+        for (uint64_t n = search.min; n < search.max; n *= 2) ++probes;
+        for (uint32_t w = std::max(1u, search.max / 2); w > search.resolution; w /= 2) ++probes;
+        return double(probes) * (settle_s + window_s * search.max_repeats);
+    }
+    return double(steps.size()) * (settle_s + window_s * repeats);
+}
 
 Plan parse_plan(std::string_view text, const std::string& source, const std::string& base_dir) {
     toml::table doc = toml_util::parse(text, source);
@@ -194,11 +219,27 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
     }
     auto steps = root.table("steps");
     if (!steps) root.require("steps", "a [steps] table with list = [1, 2, 4, ...] and settle/window durations");
-    p.steps = read_steps(*steps);
+    const bool adaptive = steps->enumeration<bool>("search", {{"linear", false}, {"adaptive", true}}).value_or(false);
+    if (adaptive) p.search = read_search(*steps);
+    else p.steps = read_steps(*steps);
+    if (adaptive) p.steps = p.search.min == p.search.max ? std::vector<uint32_t>{p.search.min}
+                                                         : std::vector<uint32_t>{p.search.min, p.search.max};
     p.settle_s = steps->duration("settle", Range::closed(0, 86400)).value_or(p.settle_s);
     p.window_s = steps->duration("window", Range{0, 86400, true, false}).value_or(p.window_s);
-    p.repeats = static_cast<uint32_t>(steps->integer("repeats", IntRange{1, 100}).value_or(1));
+    p.repeats = static_cast<uint32_t>(steps->integer("repeats", IntRange{1, 100}).value_or(adaptive ? 2 : 1));
+    if (adaptive) {
+        p.search.max_repeats = static_cast<uint32_t>(steps->integer("max_repeats", IntRange{1, 100}).value_or(
+            std::max<int64_t>(p.search.max_repeats, p.repeats)));
+        if (p.search.max_repeats < p.repeats)
+            steps->fail("max_repeats", ">= repeats (" + std::to_string(p.repeats) + "), the windows every probe measures");
+    }
     steps->finish();
+    if (auto cost = root.table("cost")) {
+        p.cost.host_per_hour = cost->number("host_per_hour", Range::at_least(0));
+        p.cost.currency = cost->string("currency").value_or("");
+        if (!p.cost.host_per_hour) cost->require("host_per_hour", "what one host costs per hour, e.g. host_per_hour = 3.20");
+        cost->finish();
+    }
 
     auto mix = root.tables("mix");
     if (mix.empty()) root.require("mix", "at least one [[mix]] table with profile = \"NAME\"");

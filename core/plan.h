@@ -37,6 +37,22 @@ struct AssetSpec {
     bool pack = false;  // a .smpack: also checked against its own header (size, payload XXH3)
 };
 
+// `[steps] search = "adaptive"`: instead of a list, the run searches [min, max] for the max
+// density to within `resolution` sessions (core/density_search.h): geometric growth until a probe
+// fails, then bisection. Each probe measures `repeats` windows at least and adds windows until the
+// deciding figure's confidence interval lies on one side of its SLA bound, at most `max_repeats`.
+struct SearchPlan {
+    bool adaptive = false;
+    uint32_t min = 1, max = 0, resolution = 1;
+    uint32_t max_repeats = 6;
+};
+
+// `[cost]`: what one host costs per hour (currency is free text), for cost per user-hour.
+struct CostPlan {
+    std::optional<double> host_per_hour;
+    std::string currency;
+};
+
 struct Plan {
     std::string name;
     std::string source;           // the plan file, or "built-in demo plan"
@@ -49,7 +65,9 @@ struct Plan {
     std::vector<uint32_t> steps;  // target session counts, strictly increasing
     double settle_s = 5;          // after a step's sessions started, before measuring
     double window_s = 20;         // one measurement window
-    uint32_t repeats = 1;         // measurement windows per step
+    uint32_t repeats = 1;         // measurement windows per step (adaptive: the least per probe)
+    SearchPlan search;            // adaptive: steps holds {min, max} only, for the limits readers size by
+    CostPlan cost;
     double knee_margin_pct = 25;  // VSImax-style knee: p95 leaves the 1-session baseline by this much
     std::vector<MixEntry> mix;
     Sla default_sla;

@@ -20,6 +20,8 @@ HostSampler::Sample HostSampler::sample(int64_t t, SessionTable& sessions) {
     MemInfo mem = read_meminfo();
     rows.push_back({t, std::nullopt, "proc", "host_mem_used_bytes", double(mem.total_bytes - mem.available_bytes)});
     rows.push_back({t, std::nullopt, "proc", "host_load1", read_loadavg1()});
+    // Run-queue length now (the load average trails it by a minute); minus this sampler itself.
+    if (now.procs_running >= 1) rows.push_back({t, std::nullopt, "proc", "host_run_queue", now.procs_running - 1});
     for (Session* sp : sessions.all()) {
         Session& s = *sp;
         if (!s.alive() || !s.pid) continue;

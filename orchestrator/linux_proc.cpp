@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -55,7 +56,11 @@ CpuTimes read_cpu_times() {
     std::ifstream f("/proc/stat");
     std::string line;
     while (std::getline(f, line)) {
-        if (line.rfind("cpu", 0) != 0) break;
+        if (line.rfind("procs_running ", 0) == 0) {
+            t.procs_running = std::strtod(line.c_str() + 14, nullptr);
+            break;  // the last line wanted
+        }
+        if (line.rfind("cpu", 0) != 0) continue;  // intr, ctxt, btime, processes: not wanted
         std::istringstream in(line);
         std::string label;
         in >> label;

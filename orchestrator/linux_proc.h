@@ -20,8 +20,11 @@ struct HostIdentity {
 HostIdentity read_host_identity();
 
 // Cumulative CPU jiffies from /proc/stat: [0] is the whole machine, [1..] each core.
+// procs_running: tasks runnable right now (running or waiting for a CPU), the instantaneous
+// run-queue length; -1 when the kernel did not say.
 struct CpuTimes {
     std::vector<uint64_t> busy, total;
+    double procs_running = -1;
 };
 CpuTimes read_cpu_times();
 // Busy share (0..100 %) per entry between two readings.

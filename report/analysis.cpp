@@ -11,6 +11,7 @@
 #include "store/store_reader.h"
 #include "report/frame_scan.h"
 #include "report/sample_scan.h"
+#include "report/step_attribution.h"
 #include "report/step_judge.h"
 #include "report/step_use.h"
 #include "report/stored_plan.h"
@@ -181,6 +182,8 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
     a.knee_margin_pct = plan.knee_margin_pct;
     a.planned_steps = plan.steps;
     a.repeats = plan.repeats;
+    a.host_per_hour = plan.host_per_hour;
+    a.currency = plan.currency;
     const int threads = opts.threads > 0 ? opts.threads : std::clamp(int(std::thread::hardware_concurrency()), 1, 4);
     find_devices(a);
     read_steps(a, reader.steps());
@@ -191,7 +194,7 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
     fso.progress = opts.progress;
     for (const auto& s : a.sessions)
         if (s.frames_received > 0) fso.expected[s.id] = static_cast<uint64_t>(s.frames_received);
-    auto samples_read = std::async(std::launch::async, [&] { return read_samples(db_path, wanted_metric); });
+    auto samples_read = std::async(std::launch::async, [&] { return read_samples(db_path, [](std::string_view m) { return wanted_metric(m) || attribution_metric(m); }); });
     const FrameMap frames = scan_frames(db_path, fso);
     const SampleSet samples = samples_read.get();
     for (const auto& [id, v] : frames) a.frames += v.size();
@@ -203,6 +206,7 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
     find_density_and_knee(a);
     const auto events = reader.events();
     attach_use(a.steps, samples);
+    attribute_steps(a, samples);
 
     set_time_span(a, frames, samples);
     build_host_series(a, samples);

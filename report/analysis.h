@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/attribution.h"
 #include "core/sla.h"
 #include "store/records.h"
 #include "core/step_rules.h"
@@ -72,6 +73,7 @@ struct StepAnalysis {
     std::string gpu_share_source;
     double mem_used_max_bytes = -1;
     double session_cpu_mean_pct = -1;  // mean over sessions of their mean process CPU %
+    core::Attribution attribution;     // binding resource and frame split (report/step_attribution.h)
 };
 
 using Knee = core::Knee;  // core/step_rules.h: find_knee
@@ -131,6 +133,8 @@ struct RunAnalysis {
     double knee_margin_pct = 25;
     std::vector<uint32_t> planned_steps;
     uint32_t repeats = 1;
+    std::optional<double> host_per_hour;  // plan [cost]: what one host costs per hour
+    std::string currency;
     const Sla& sla_for(const std::string& profile) const;
 
     std::vector<store::SessionRow> sessions;
@@ -141,6 +145,9 @@ struct RunAnalysis {
     std::optional<int64_t> stored_max_density;  // as the orchestrator stored it (runs.max_density)
     std::optional<size_t> max_density_step; // index into steps
     Knee knee;
+    // The step whose attribution heads the report: the first measured step above max density
+    // (something ran out there), else the last measured one.
+    std::optional<size_t> bottleneck_step;
     uint64_t frames = 0;
 
     int64_t t0_ns = 0, t1_ns = 0;  // the time line: run start .. last thing recorded

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/capacity_json.h"
 #include "report/format.h"
 #include "report/words.h"
 
@@ -145,6 +146,7 @@ json report_json(const RunAnalysis& a) {
                               {"mem_total_bytes", h.mem_total_bytes}, {"os", h.os}, {"kernel", h.kernel},
                               {"gpu", h.gpu}, {"driver", h.driver}, {"vulkan_device", h.vulkan_device}});
     j["warnings"] = hl.warnings;
+    j["capacity"] = capacity_json(a, model_capacity(a));
 
     j["steps"] = json::array();
     for (const auto& s : a.steps) {
@@ -186,6 +188,7 @@ json report_json(const RunAnalysis& a) {
                    {"gpu_share_source", s.gpu_share_source},
                    {"gpu_mem_peak_pct", jopt(s.gpu_mem_peak_pct)},
                    {"session_cpu_mean_pct", jopt(s.session_cpu_mean_pct)}};
+        if (!s.windows.empty()) st["attribution"] = attribution_json(s.attribution);
         st["windows"] = json::array();
         for (const auto& w : s.windows)
             st["windows"].push_back({{"repeat", w.repeat},

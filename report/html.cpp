@@ -5,6 +5,7 @@
 
 #include "report/charts.h"
 #include "report/format.h"
+#include "report/html_capacity.h"
 #include "report/words.h"
 
 namespace seatmark::report {
@@ -217,6 +218,9 @@ std::string render_html(const RunAnalysis& a) {
          "<th>CPU / GPU %<div class=\"muted\">host mean</div></th><th class=\"l\">verdict</th></tr></thead><tbody>\n";
     h += step_rows(a);
     h += "</tbody></table>\n";
+
+    h += bottleneck_html(a);
+    h += capacity_html(a, model_capacity(a));
 
     h += "<h2>Sessions over time</h2><figure><h3>p95 frame interval of every session, per time bin</h3>" + heatmap_chart(a) +
          "<figcaption>One row per session, one column per " + num(double(a.heat.bin_ns) * 1e-9, 1) +

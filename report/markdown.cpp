@@ -1,5 +1,6 @@
 #include "report/markdown.h"
 
+#include "report/capacity_model.h"
 #include "report/format.h"
 #include "report/html.h"
 #include "report/words.h"
@@ -71,6 +72,25 @@ std::string render_markdown(const RunAnalysis& a) {
              std::to_string(v.dropped) + " | " + failures_text(v.failures_by_reason) + " | " + num(v.fairness, 3) + " | " +
              opt_num(s.host_cpu_mean_pct, 0) + " | " + cell(verdict_text(s)) + " |\n";
     }
+    if (a.bottleneck_step) {
+        const auto& t = a.steps[*a.bottleneck_step].attribution;
+        m += "\n## What ran out\n\n**" + text(t.headline) + ".**\n\n- Frames: " + text(t.frames_text) + "\n";
+        for (const auto& c : t.context) m += "- " + text(c) + "\n";
+        for (const auto& n : t.not_judged) m += "- Not judged: " + text(n.name) + ": " + text(n.why) + "\n";
+    }
+    const CapacityAnalysis cap = model_capacity(a);
+    m += "\n## Capacity model\n\n- " + text(usl_text(cap)) + "\n- " + text(crossing_text(cap)) + "\n";
+    for (const auto& l : cap.cost)
+        m += "- Cost " + text(l.scope) + ": " + num(l.per_hour, 2) + " " + text(cap.currency) + "/h / " +
+             std::to_string(l.users) + " users = " +
+             (l.per_user_hour ? num(*l.per_user_hour, 3) + " " + text(cap.currency) + " per user-hour" : std::string("n/a")) + "\n";
+    if (!cap.cost_note.empty()) m += "- Cost note: " + text(cap.cost_note) + "\n";
+    if (!cap.tiers.empty()) {
+        m += "- Sizing guidance (Microsoft multi-session, " + std::to_string(cap.vcpus) + " vCPUs):";
+        for (const auto& t : cap.tiers) m += " " + t.name + " " + std::to_string(t.users);
+        m += " users; measured: " + std::to_string(a.max_density) + " CAD sessions\n";
+    }
+    if (!cap.sizing_note.empty()) m += "- Note: " + text(cap.sizing_note) + "\n";
     if (!a.marks.empty()) {
         m += "\n## Failures and run events\n\n";
         for (const auto& mk : a.marks)

@@ -1,5 +1,7 @@
 #include "report/stored_plan.h"
 
+#include <cmath>
+
 #include <utility>
 
 #include <toml++/toml.h>
@@ -34,6 +36,8 @@ void read_leniently(StoredPlan& a, const std::string& text) {
         for (auto& el : *list)
             if (const auto* v = el.as_integer()) a.steps.push_back(static_cast<uint32_t>(v->get()));
     a.repeats = static_cast<uint32_t>(integer_or(std::as_const(doc)["steps"]["repeats"], 1));
+    if (auto c = doc["cost"]["host_per_hour"].value<double>(); c && std::isfinite(*c) && *c >= 0) a.host_per_hour = *c;
+    if (auto c = doc["cost"]["currency"].value<std::string>()) a.currency = *c;
     auto read = [](const toml::table& t, Sla s) {
         s.p95_interval_ms = t["p95_interval_ms"].value_or(s.p95_interval_ms);
         s.low1_fps = t["low1_fps"].value_or(s.low1_fps);
@@ -63,6 +67,9 @@ StoredPlan read_stored_plan(const std::string& text, const std::string& db_path)
         a.knee_margin_pct = p.knee_margin_pct;
         a.steps = p.steps;
         a.repeats = p.repeats;
+        a.search = p.search;
+        a.host_per_hour = p.cost.host_per_hour;
+        a.currency = p.cost.currency;
     } catch (const InputError& e) {
         a.note = std::string("the stored plan could not be re-read in full (") + e.what() +
                  "); its SLA and knee margin were read from the TOML directly";

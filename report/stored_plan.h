@@ -4,9 +4,11 @@
 // exactly the plan the run was judged by.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/plan.h"
 #include "core/sla.h"
 
 namespace seatmark::report {
@@ -19,6 +21,9 @@ struct StoredPlan {
     double knee_margin_pct = 25;
     std::vector<uint32_t> steps;
     uint32_t repeats = 1;
+    core::SearchPlan search;             // adaptive search, when the plan asked for one
+    std::optional<double> host_per_hour; // [cost]
+    std::string currency;
 };
 
 // Parses `text` with core::parse_plan. When that fails here (a profile file that only

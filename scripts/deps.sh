@@ -18,6 +18,7 @@ packages=(
   clang libclang-rt-dev
   libssl-dev
   xrdp xorgxrdp freerdp2-dev openssl
+  libeigen3-dev
 )
 
 missing=()

@@ -91,7 +91,7 @@ TEST_CASE("seatmark report writes HTML, Markdown, CSV and JSON with the hand-com
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
     CHECK(html.find("https://") == std::string::npos);
-    CHECK(count(html, "<svg") == 4);
+    CHECK(count(html, "<svg") == 6);  // p95, FPS, heat map, time line, USL fit, p95 fit
     CHECK(count(html, "<rect") > 50);
     CHECK(count(html, "<polyline") >= 3);
     CHECK(html.find("Max density") != std::string::npos);

@@ -1,0 +1,118 @@
+// Bottleneck attribution rules (core/attribution.h): the binding resource, what could not be
+// judged, the CPU on a software renderer, and the frame-time split.
+#include <doctest/doctest.h>
+
+#include "core/attribution.h"
+
+using namespace seatmark::core;
+
+namespace {
+bool has_not_judged(const Attribution& a, const std::string& name) {
+    for (const auto& n : a.not_judged)
+        if (n.name == name) return true;
+    return false;
+}
+StepResources gpu_host() {
+    StepResources r;
+    r.sessions = 24;
+    r.gpu_source = "nvml";
+    r.gpu_engine_pct = 97;
+    r.gpu_mem_pct = 38;
+    r.gpu_mem_bw_pct = 30;
+    r.enc_pct = 5;
+    r.dec_pct = 0;
+    r.host_cpu_pct = 41;
+    r.run_queue = 6;
+    r.cpu_count = 32;
+    r.host_mem_pct = 20;
+    r.cpu_ms = 1.2;
+    r.gpu_ms = 14.0;
+    r.interval_ms = 16.7;
+    return r;
+}
+}  // namespace
+
+TEST_CASE("the busiest resource binds, and the headline names it with the next two") {
+    Attribution a = attribute(gpu_host());
+    REQUIRE(a.binding);
+    CHECK(a.resources[*a.binding].name == "GPU 3D engine");
+    CHECK(a.headline == "at 24 sessions the binding resource was the GPU 3D engine (97 % busy); host CPU 41 %, GPU memory 38 %");
+    CHECK(a.frames == FrameBound::gpu);
+    CHECK(a.frames_text.starts_with("GPU-bound"));
+    CHECK(a.not_judged.empty());
+}
+
+TEST_CASE("full GPU memory, a busy encoder and a long run queue are each named") {
+    StepResources r = gpu_host();
+    r.gpu_engine_pct = 60;
+    r.gpu_mem_pct = 99.5;
+    Attribution a = attribute(r);
+    CHECK(a.resources[*a.binding].name == "GPU memory");
+    CHECK(a.headline.find("GPU memory (100 % in use)") != std::string::npos);
+
+    r = gpu_host();
+    r.gpu_engine_pct = 50;
+    r.enc_pct = 98;
+    a = attribute(r);
+    CHECK(a.resources[*a.binding].name == "video encoder");
+
+    r = gpu_host();
+    r.gpu_engine_pct = 50;
+    r.run_queue = 40;  // 40 runnable on 32 CPUs: over-full, capped at 100 %
+    a = attribute(r);
+    CHECK(a.resources[*a.binding].name == "CPU run queue");
+    CHECK(a.resources[*a.binding].figure == "40.0 runnable on 32 CPUs");
+}
+
+TEST_CASE("on a software renderer the CPU binds and the GPU is not judged") {
+    StepResources r;
+    r.sessions = 8;
+    r.software_renderer = true;
+    r.host_cpu_pct = 63;
+    r.run_queue = 1.5;
+    r.cpu_count = 2;
+    r.host_mem_pct = 80;  // busier than the CPU figure, but the CPU draws the frames
+    r.cpu_ms = 0.4;
+    r.gpu_ms = 30;  // lavapipe's "GPU time" is the CPU rasterising
+    r.interval_ms = 40;
+    Attribution a = attribute(r);
+    REQUIRE(a.binding);
+    CHECK(a.resources[*a.binding].name == "CPU run queue");  // 75 % of 2 CPUs > 63 %
+    CHECK(a.headline.find("since the software renderer draws the frames on the CPU") != std::string::npos);
+    CHECK(has_not_judged(a, "GPU 3D engine"));
+    CHECK(has_not_judged(a, "video encoder"));
+    CHECK(a.frames == FrameBound::cpu);
+    CHECK(a.frames_text.find("CPU-bound (the CPU renders)") != std::string::npos);
+}
+
+TEST_CASE("missing figures say what could not be judged instead of guessing") {
+    StepResources r;
+    r.sessions = 4;
+    r.host_cpu_pct = 30;
+    r.cpu_count = 8;
+    Attribution a = attribute(r);
+    REQUIRE(a.binding);
+    CHECK(a.resources[*a.binding].name == "host CPU");
+    CHECK(has_not_judged(a, "GPU 3D engine"));
+    CHECK(has_not_judged(a, "CPU run queue"));
+    CHECK(a.headline.find("GPU engine not judged (no GPU telemetry)") != std::string::npos);
+    CHECK(a.frames == FrameBound::unknown);
+    CHECK(a.frames_text.find("not judged") != std::string::npos);
+    for (const auto& n : a.not_judged) CHECK_FALSE(n.why.empty());
+
+    Attribution none = attribute(StepResources{});
+    CHECK_FALSE(none.binding);
+    CHECK(none.headline.find("could not be judged") != std::string::npos);
+}
+
+TEST_CASE("frames that mostly wait are neither CPU- nor GPU-bound") {
+    StepResources r = gpu_host();
+    r.cpu_ms = 2;
+    r.gpu_ms = 3;
+    r.interval_ms = 16.7;  // a 60 Hz cap
+    Attribution a = attribute(r);
+    CHECK(a.frames == FrameBound::waiting);
+    r.cpu_ms = 12;
+    r.gpu_ms = 3;
+    CHECK(attribute(r).frames == FrameBound::cpu);
+}
