@@ -1,6 +1,8 @@
 // `seatmark run`: set-up, the event loop, stopping (the parts: run_controller_impl.h).
 #include "orchestrator/run_controller_impl.h"
 
+#include "orchestrator/adaptive_planner.h"
+
 namespace seatmark::orchestrator::run_detail {
 
 namespace asio = boost::asio;
@@ -27,9 +29,10 @@ Controller::Controller(const core::Plan& plan, const RunOptions& opts)
       spawned_(*this),
       brought_(opts.session_source ? opts.session_source(*this) : nullptr),
       source_(brought_ ? *brought_ : static_cast<SessionSource&>(spawned_)),
-      linear_planner_(plan.steps, plan.repeats, plan.stop == core::StopRule::first_failure),
-      machine_(clock_, step_timer_, source_, opts.coordinator ? *opts.coordinator : local_coordinator_,
-               opts.planner ? *opts.planner : static_cast<StepPlanner&>(linear_planner_), *this, step_times(plan)),
+      own_planner_(opts.planner ? nullptr : make_planner(plan)),
+      planner_(opts.planner ? *opts.planner : *own_planner_),
+      machine_(clock_, step_timer_, source_, opts.coordinator ? *opts.coordinator : local_coordinator_, planner_, *this,
+               step_times(plan)),
       out_(opts.quiet) {}
 
 void Controller::check_open_file_limit() {

@@ -166,7 +166,8 @@ private:
     std::unique_ptr<SessionSource> brought_;  // RunOptions::session_source's, when given
     SessionSource& source_;                   // the one the machine asks: brought_ or spawned_
     LocalCoordinator local_coordinator_;
-    LinearPlanner linear_planner_;
+    std::unique_ptr<StepPlanner> own_planner_;  // the plan's (orchestrator/adaptive_planner.h) unless opts.planner
+    StepPlanner& planner_;
     StepMachine machine_;
     std::unique_ptr<store::StoreWriter> store_;
     store::HostInfo host_;  // this host's row; completed by the first HELLO

@@ -140,6 +140,7 @@ void Controller::store_verdict(const StepContext& st, int repeat, int64_t t0, in
 }
 
 core::MaxDensity Controller::density() const {
+    if (auto a = planner_.answer()) return *a;  // an adaptive search decides its own answer
     std::vector<core::StepPass> pass;
     for (const auto& o : outcomes_) pass.push_back({o.verdict.target, o.judged && o.verdict.pass});
     return core::max_density(pass);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/step_rules.h"
 #include "core/verdict.h"
 
 namespace seatmark::orchestrator {
@@ -114,6 +115,9 @@ public:
     virtual std::optional<uint32_t> next(std::span<const StepRecord> done) = 0;
     // Steps this plan will take at most, for "step k of n" (0: not known in advance).
     virtual size_t planned_steps() const = 0;
+    // The run's max density when the planner decides it (an adaptive search's steps are not in
+    // ramp order, so core::max_density over them would not be the answer); nullopt: the ramp rule.
+    virtual std::optional<core::MaxDensity> answer() const { return std::nullopt; }
 };
 
 // Today's ramp: the plan's list of counts, `repeats` windows each, stopping after the last step

@@ -111,6 +111,39 @@ void compare_stored_verdicts(RunAnalysis& a, const std::vector<store::VerdictRow
     }
 }
 
+// An adaptive search replayed: each step a probe, decided from its windows by core's rule.
+void replay_search(RunAnalysis& a, const core::SearchPlan& plan) {
+    SearchReport& r = a.search;
+    r.adaptive = true;
+    r.config = {plan.min, plan.max, plan.resolution};
+    r.max_repeats = plan.max_repeats;
+    core::DensitySearch search(r.config);
+    std::vector<core::ProbeTimes> times;
+    auto sla = [&a](const std::string& p) -> const Sla& { return a.sla_for(p); };
+    for (size_t i = 0; i < a.steps.size(); ++i) {
+        const StepAnalysis& s = a.steps[i];
+        if (!s.measured) break;  // the run ended inside it
+        std::vector<core::StepVerdict> w;
+        for (const auto& x : s.windows) w.push_back(x.verdict);
+        core::Probe p;
+        p.step = i;
+        p.sessions = s.target;
+        p.started_ns = s.started_ns;
+        p.ended_ns = s.ended_ns;
+        p.decision = core::decide_probe(w, sla, a.repeats, plan.max_repeats);
+        if (p.decision.state == core::ProbeState::more) p.decision.state = core::ProbeState::undecided;
+        core::ProbeTimes t{s.started_ns, s.measure_start_ns, s.ended_ns, int(s.windows.size()), 0};
+        for (const auto& x : s.windows) t.window_s += double(x.end_ns - x.start_ns) * 1e-9 / double(s.windows.size());
+        times.push_back(t);
+        search.record(std::move(p));
+    }
+    r.probes = search.probes();
+    r.answer = search.answer();
+    r.time = core::machine_time(r.config, r.answer, times, a.repeats);
+    a.max_density = r.answer.max_density;
+    a.max_density_step = r.answer.step;
+}
+
 // Max density and the knee, by core's rules.
 void find_density_and_knee(RunAnalysis& a) {
     std::vector<core::StepPass> pass;
@@ -122,7 +155,8 @@ void find_density_and_knee(RunAnalysis& a) {
     const core::MaxDensity d = core::max_density(pass);
     a.max_density = d.sessions;
     a.max_density_step = d.step;
-    a.knee = core::find_knee(p95, a.knee_margin_pct);
+    // The knee reads steps in ramp order: an adaptive search's probes are not.
+    if (!a.search.adaptive) a.knee = core::find_knee(p95, a.knee_margin_pct);
 }
 
 }  // namespace
@@ -203,7 +237,9 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
                           a.default_sla, gpu_memory_points(samples), threads});
     compare_stored_verdicts(a, reader.verdicts());
     a.stored_max_density = a.run.max_density;
+    a.search.adaptive = plan.search.adaptive;
     find_density_and_knee(a);
+    if (plan.search.adaptive) replay_search(a, plan.search);
     const auto events = reader.events();
     attach_use(a.steps, samples);
     attribute_steps(a, samples);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/attribution.h"
+#include "core/density_search.h"
 #include "core/sla.h"
 #include "store/records.h"
 #include "core/step_rules.h"
@@ -118,6 +119,17 @@ struct Mark {
     std::string detail;
 };
 
+// An adaptive search's run replayed with core's search (core/density_search.h): every probe's
+// evidence, the answer, and the machine time beside a linear ramp at the same resolution.
+struct SearchReport {
+    bool adaptive = false;
+    core::SearchConfig config;
+    uint32_t max_repeats = 0;
+    std::vector<core::Probe> probes;
+    core::SearchAnswer answer;
+    core::MachineTime time;
+};
+
 struct RunAnalysis {
     std::string db_path;
     store::RunRow run;
@@ -145,6 +157,7 @@ struct RunAnalysis {
     std::optional<int64_t> stored_max_density;  // as the orchestrator stored it (runs.max_density)
     std::optional<size_t> max_density_step; // index into steps
     Knee knee;
+    SearchReport search;  // adaptive plans: max density is the search's answer
     // The step whose attribution heads the report: the first measured step above max density
     // (something ran out there), else the last measured one.
     std::optional<size_t> bottleneck_step;

@@ -1,33 +1,16 @@
 #include "report/confidence.h"
 
-#include <cmath>
+#include "core/confidence.h"
 
 namespace seatmark::report {
 
-double t_quantile_975(int df) {
-    static constexpr double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                       2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                                       2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-    if (df < 1) return NAN;
-    if (df <= 30) return table[df - 1];
-    return 1.96 + 2.5 / df;
-}
+double t_quantile_975(int df) { return core::t_quantile_975(df); }
 
 Interval t_interval_95(std::span<const double> values) {
+    const core::MeanInterval m = core::t_interval_95(values);
     Interval r;
-    r.n = static_cast<int>(values.size());
-    if (values.empty()) return r;
-    double sum = 0;
-    for (double v : values) sum += v;
-    r.mean = sum / double(values.size());
-    r.lo = r.hi = r.mean;
-    if (values.size() < 2) return r;
-    double ss = 0;
-    for (double v : values) ss += (v - r.mean) * (v - r.mean);
-    const double sd = std::sqrt(ss / double(values.size() - 1));
-    const double half = t_quantile_975(r.n - 1) * sd / std::sqrt(double(values.size()));
-    r.lo = r.mean - half;
-    r.hi = r.mean + half;
+    r.n = m.n;
+    r.mean = m.mean, r.lo = m.lo, r.hi = m.hi;
     return r;
 }
 

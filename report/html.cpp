@@ -219,6 +219,7 @@ std::string render_html(const RunAnalysis& a) {
     h += step_rows(a);
     h += "</tbody></table>\n";
 
+    h += search_html(a);
     h += bottleneck_html(a);
     h += capacity_html(a, model_capacity(a));
 

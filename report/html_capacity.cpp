@@ -152,6 +152,38 @@ std::string bottleneck_html(const RunAnalysis& a) {
     return h;
 }
 
+std::string search_text(const RunAnalysis& a) {
+    const SearchReport& r = a.search;
+    if (!r.adaptive) return "";
+    std::string t = "adaptive search " + std::to_string(r.config.min) + ".." + std::to_string(r.config.max) + " at resolution " +
+                    std::to_string(r.config.resolution) + ": " + r.answer.text;
+    if (r.time.linear_s > 0)
+        t += "; machine time " + num(r.time.spent_s, 0) + " s against about " + num(r.time.linear_s, 0) + " s for a linear ramp of " +
+             std::to_string(r.time.linear_steps) + " steps at the same resolution (" + num(100 * r.time.saved_share(), 0) +
+             " % saved; from the probes' own durations)";
+    return t;
+}
+
+std::string search_html(const RunAnalysis& a) {
+    const SearchReport& r = a.search;
+    if (!r.adaptive) return "";
+    std::string h = "<h2>Adaptive search</h2><div class=\"facts\"><div><b>Answer</b>" + e(search_text(a)) + ".</div></div>";
+    h += "<table><thead><tr><th>probe</th><th>sessions</th><th class=\"l\">why</th><th>windows</th>"
+         "<th>SLA load<div class=\"muted\">mean (95 % CI)</div></th><th class=\"l\">verdict</th><th>time s</th></tr></thead><tbody>";
+    for (size_t i = 0; i < r.probes.size(); ++i) {
+        const auto& p = r.probes[i];
+        const auto& d = p.decision;
+        const bool pass = d.state == core::ProbeState::pass;
+        h += std::string("<tr") + (pass ? "" : " class=\"fail\"") + "><td>" + std::to_string(i + 1) + "</td><td><b>" +
+             std::to_string(p.sessions) + "</b></td><td class=\"l\">" + e(p.why) + "</td><td>" + std::to_string(d.windows) +
+             "</td><td>" + num(d.mean, 3) + " (" + num(d.lo, 3) + "\u2013" + num(d.hi, 3) + ")</td><td class=\"l\"><b>" +
+             core::to_string(d.state) + "</b><div class=\"muted\">" + e(d.detail) + "</div></td><td>" +
+             num(double(p.ended_ns - p.started_ns) * 1e-9, 1) + "</td></tr>";
+    }
+    h += "</tbody></table>\n";
+    return h;
+}
+
 std::string capacity_html(const RunAnalysis& a, const CapacityAnalysis& c) {
     std::string h = "<h2>Capacity model</h2><div class=\"facts\">";
     h += "<div><b>Throughput</b>" + e(usl_text(c)) + ".</div>";

@@ -10,6 +10,11 @@
 namespace seatmark::report {
 
 std::string bottleneck_html(const RunAnalysis& a);
+// An adaptive search's probes with their evidence and the machine time beside a linear ramp
+// ("" for a linear plan).
+std::string search_html(const RunAnalysis& a);
+// The same in one sentence, for Markdown and the console.
+std::string search_text(const RunAnalysis& a);
 std::string capacity_html(const RunAnalysis& a, const CapacityAnalysis& c);
 
 // The charts alone: delivered FPS against the USL fit; worst p95 against its fit, the SLA bound

@@ -1,6 +1,7 @@
 #include "report/markdown.h"
 
 #include "report/capacity_model.h"
+#include "report/html_capacity.h"
 #include "report/format.h"
 #include "report/html.h"
 #include "report/words.h"
@@ -72,6 +73,7 @@ std::string render_markdown(const RunAnalysis& a) {
              std::to_string(v.dropped) + " | " + failures_text(v.failures_by_reason) + " | " + num(v.fairness, 3) + " | " +
              opt_num(s.host_cpu_mean_pct, 0) + " | " + cell(verdict_text(s)) + " |\n";
     }
+    if (a.search.adaptive) m += "\n## Adaptive search\n\n" + text(search_text(a)) + "\n";
     if (a.bottleneck_step) {
         const auto& t = a.steps[*a.bottleneck_step].attribution;
         m += "\n## What ran out\n\n**" + text(t.headline) + ".**\n\n- Frames: " + text(t.frames_text) + "\n";
