@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 
+#include "agent/agent.h"
 #include "app/exit_mapping.h"
 #include "common/exit_codes.h"
 #include "common/self_exe.h"
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
         return "max density " + h.density + " (" + h.sla + "); knee " + h.knee + "; run " + h.status;
     });
     seatmark::app::add_probe_command(app, run);
+    seatmark::agent::add_agent_command(app, run);
     seatmark::report::add_report_commands(app, run);
     seatmark::monitor::add_monitor_command(app, run);
     seatmark::stage::add_stage_command(app, run);

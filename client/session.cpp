@@ -36,7 +36,8 @@ namespace seatmark::client {
 using workloads::DisplayMode;
 
 workloads::Profile resolve_profile(const SessionOptions& o) {
-    workloads::Profile p = workloads::load_profile(o.workload);
+    workloads::Profile p = o.profile_text.empty() ? workloads::load_profile(o.workload)
+                                                  : workloads::parse_profile(o.profile_text, o.workload);
     if (o.duration_s < 0) throw InputError("--duration: expected a positive duration such as 30s");
     if (o.duration_s > 0) p.default_duration_s = o.duration_s;
     if (o.width) p.render.width = o.width;

@@ -17,6 +17,8 @@ class TelemetrySender;
 
 struct SessionOptions {
     std::string workload = "ci-tiny";  // built-in profile name or TOML file
+    std::string profile_text;          // the profile's TOML itself (sent by the orchestrator to a joined
+                                       // session); when set, `workload` only names it in messages
     double duration_s = 0;             // 0: the profile's duration
     uint32_t width = 0, height = 0;    // 0: the profile's
     uint32_t msaa = 0;                 // 0: the profile's

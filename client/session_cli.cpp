@@ -6,7 +6,9 @@
 #include <iostream>
 #include <memory>
 
+#include "client/join_session.h"
 #include "client/session.h"
+#include "client/session_report.h"
 #include "client/stop_signal.h"
 #include "client/telemetry.h"
 #include "client/vk_check.h"
@@ -18,28 +20,6 @@
 namespace seatmark::client {
 
 namespace {
-
-// The exit code and message app/main.cpp gives the exception being handled, for BYE.
-int exit_code_of_current_exception(std::string& msg) {
-    try {
-        throw;
-    } catch (const InputError& e) {
-        msg = e.what();
-        return exit_code::bad_input;
-    } catch (const ExitError& e) {
-        msg = e.what();
-        return e.code;
-    } catch (const VulkanError& e) {
-        msg = std::string("Vulkan error: ") + e.what();
-        return e.exit_code();
-    } catch (const std::exception& e) {
-        msg = e.what();
-        return exit_code::failure;
-    } catch (...) {
-        msg = "unknown error";
-        return exit_code::failure;
-    }
-}
 
 // A seed is any 64-bit unsigned number, written in decimal; "-1" or a 20-digit number
 // past 2^64 - 1 would wrap to another scene without a word.
@@ -66,6 +46,8 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
     auto seed = std::make_shared<std::string>();
     auto no_software = std::make_shared<bool>(false);
     auto list = std::make_shared<bool>(false);
+    auto join_args = std::make_shared<JoinArgs>();
+    auto retry = std::make_shared<std::string>("60s");
     auto* cmd = &command;
     cmd->add_option("--workload,-w", opts->workload, "Built-in profile name or a profile .toml file")
         ->capture_default_str();
@@ -111,6 +93,17 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
     cmd->add_option("--connect", opts->connect,
                     "Stream frames, heartbeats and events to the orchestrator at this Unix socket (set by `seatmark run`)");
     cmd->add_option("--session-id", opts->session_id, "This session's number, named to the orchestrator (with --connect)");
+    auto* join_opt = cmd->add_option("--join", join_args->address,
+                    "Join a run over TCP at HOST:PORT (`seatmark run --accept`): wait to be activated, take the "
+                    "profile and run settings from the orchestrator (a logon script in each user's desktop session)");
+    cmd->add_option("--token-file", join_args->token_file, "With --join: file holding the run's token (never sent)");
+    cmd->add_option("--host-name", join_args->host_name,
+                    "With --join: the host name to report (default: this machine's); tests play several hosts with it");
+    cmd->add_option("--retry-for", *retry,
+                    "With --join: keep trying to reach the orchestrator this long, at start and after a dropped "
+                    "connection, e.g. 60s, 0s")
+        ->capture_default_str();
+    join_opt->excludes("--connect")->excludes("--workload")->excludes("--session-id");
     cmd->add_option("--synthetic-fps", opts->synthetic_fps,
                     "Open no Vulkan device and render nothing: emit frames capped at this rate along the profile's "
                     "timeline (tests and orchestrator benchmarks)");
@@ -127,13 +120,14 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
         "  " + me + " --workload ./my-profile.toml --msaa 8\n"
         "  " + me + " --synthetic-fps 60 --duration 10s --connect /tmp/run.sock --session-id 3\n"
         "  " + me + " --synthetic-cpu-ms 20 --synthetic-fps 30 --duration 1m   (a CPU-bound synthetic user)\n"
+        "  " + me + " --join controller.example.com:7879 --token-file ~/.seatmark/token   (in a user's logon)\n"
         "Frame interval = present to present (vkQueuePresentKHR returned with --window, the frame's fence\n"
         "  headless), within an active stretch; --out also writes the begin-to-begin interval.\n"
         "Exit codes: 0 ok, 1 validation messages or I/O error, 2 bad input or no Vulkan device,\n"
         "  3 Vulkan error, 4 device lost, 5 out of memory, 6 software renderer refused.");
 
-    cmd->callback([&run, opts, duration, seed, no_software, list] {
-        run = [opts, duration, seed, no_software, list]() -> int {
+    cmd->callback([&run, opts, duration, seed, no_software, list, join_args, retry] {
+        run = [opts, duration, seed, no_software, list, join_args, retry]() -> int {
             if (*list) {
                 for (const auto& n : workloads::builtin_profile_names()) {
                     auto p = workloads::load_profile(n);
@@ -157,45 +151,23 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
             if (opts->synthetic_cpu_ms < 0 || std::isnan(opts->synthetic_cpu_ms))
                 throw InputError("--synthetic-cpu-ms: expected 0 <= MS <= 60000 milliseconds of CPU per frame");
             install_stop_handlers();  // SIGTERM/Ctrl-C end the session cleanly, with its BYE
+            if (!join_args->address.empty()) {
+                if (join_args->token_file.empty())
+                    throw InputError("--join needs --token-file FILE: the file holding the run's token (the one given to "
+                                     "`seatmark run --token-file`)");
+                auto r = parse_duration(*retry);
+                if (!r || *r < 0) throw InputError("--retry-for " + *retry + ": expected a duration such as 60s or 0s");
+                join_args->retry_s = *r;
+                return run_joined_session(*opts, *join_args);
+            }
+            if (!join_args->token_file.empty() || !join_args->host_name.empty())
+                throw InputError("--token-file and --host-name go with --join HOST:PORT");
             std::unique_ptr<TelemetrySender> telemetry;
             if (!opts->connect.empty()) {
                 telemetry = std::make_unique<TelemetrySender>();
                 telemetry->connect(opts->connect);  // before any work: a bad path fails at once (exit 2)
             }
-            try {
-                SessionResult r = run_session(*opts, {}, telemetry.get());
-                if (!opts->out_csv.empty()) write_frames_csv(opts->out_csv, r.frames);
-                if (!opts->quiet) std::fputs(format_summary(r).c_str(), stdout);
-                if (!opts->screenshot.empty() && !opts->quiet) std::printf("screenshot %s\n", opts->screenshot.c_str());
-                int code = exit_code::ok;
-                if (opts->validate) {
-                    std::printf("validation %llu messages\n", static_cast<unsigned long long>(r.validation_messages));
-                    if (r.validation_messages > 0) code = exit_code::failure;
-                }
-                if (telemetry) {
-                    wire::Bye bye;
-                    bye.exit_code = code;
-                    wire::set_summary(bye, r.summary);
-                    bye.wall_s = r.wall_s;
-                    bye.cpu_s = r.cpu_s;
-                    bye.model_open_s = r.model_open_s;
-                    if (code != exit_code::ok)
-                        bye.message = std::to_string(r.validation_messages) + " validation messages";
-                    if (!telemetry->finish(bye)) telemetry->check();  // throws: connection lost
-                }
-                return code;
-            } catch (...) {
-                // Tell the orchestrator how the session ends, if it can still hear it.
-                if (telemetry && telemetry->started() && !telemetry->lost()) {
-                    wire::Bye bye;
-                    bye.exit_code = exit_code_of_current_exception(bye.message);
-                    telemetry->event(bye.exit_code == exit_code::device_lost ? wire::EventKind::device_lost
-                                                                               : wire::EventKind::error,
-                                     bye.message);
-                    telemetry->finish(bye);
-                }
-                throw;
-            }
+            return run_reporting(*opts, telemetry.get());
         };
     });
 }

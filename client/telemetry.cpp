@@ -45,6 +45,7 @@ struct TelemetrySender::Impl {
     bool connected = false;
     bool started = false;
     std::thread thread;
+    Transport transport;  // set by attach(): bytes go there instead of the Unix socket
 
     mutable std::mutex mu;
     std::condition_variable cv;
@@ -78,6 +79,7 @@ struct TelemetrySender::Impl {
 
     // Writes all of `data`, or gives up after send_timeout. One thread at a time.
     bool write_all(const std::vector<uint8_t>& data, std::string& err) {
+        if (transport.write) return transport.write(data, err);
         error_code result = asio::error::would_block;
         bool done = false;
         asio::async_write(sock, asio::buffer(data), [&](const error_code& ec, size_t) {
@@ -104,6 +106,7 @@ struct TelemetrySender::Impl {
     // The protocol is one-way; a readable socket means the orchestrator closed
     // it (or sent bytes, which are ignored).
     bool peer_closed(std::string& err) {
+        if (transport.closed) return transport.closed(err);
         uint8_t buf[512];
         for (int i = 0; i < 16; ++i) {
             error_code ec;
@@ -225,6 +228,15 @@ void TelemetrySender::connect(const std::string& path) {
         throw InputError(what + "cannot connect: " + result.message() + " (is `seatmark run` listening there?)");
     }
     d.sock.non_blocking(true);
+    d.connected = true;
+}
+
+void TelemetrySender::attach(Transport t, const std::string& name) {
+    auto& d = *impl_;
+    if (d.connected) throw std::logic_error("TelemetrySender::attach after connect");
+    if (!t.write || !t.closed) throw std::logic_error("TelemetrySender::attach: write and closed are both needed");
+    d.path = name;
+    d.transport = std::move(t);
     d.connected = true;
 }
 

@@ -8,8 +8,10 @@
 // loop sees through check().
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/frame_record.h"
 #include "common/wire_protocol.h"
@@ -36,6 +38,15 @@ public:
     // path (missing, not a socket, nobody listening, too long), ExitError(1) on timeout.
     void connect(const std::string& path);
     const std::string& path() const;
+
+    // Instead of connect(): the messages go through another connection (a joined session's TCP
+    // connection, common/join_peer.h). write: writes all bytes or fails with the reason (bounded
+    // by its own timeout); closed: true with the reason once the peer ended the connection.
+    struct Transport {
+        std::function<bool(const std::vector<uint8_t>&, std::string& err)> write;
+        std::function<bool(std::string& err)> closed;
+    };
+    void attach(Transport t, const std::string& name);
 
     // Sends HELLO (synchronously) and starts the sender thread. Marks progress.
     // Throws ExitError(1, "telemetry connection to PATH lost: ...") when it cannot be sent.

@@ -99,6 +99,7 @@ struct Encoder {
         for (const auto& e : m.sessions) {
             w.u32(e.session_id);
             w.u32(e.pid);
+            w.u8(e.renderer);
         }
     }
     void operator()(const Samples& m) {
@@ -183,11 +184,13 @@ std::string decode_body(Type t, Reader& r, JoinMessage& out) {
             uint32_t n = r.u32();
             if (!r.ok) return truncated;
             if (n > max_watch) return "WATCH count " + std::to_string(n) + " exceeds " + std::to_string(max_watch);
-            if (r.left != size_t(n) * 8) return "WATCH count " + std::to_string(n) + " does not match its payload";
+            if (r.left != size_t(n) * 9) return "WATCH count " + std::to_string(n) + " does not match its payload";
             m.sessions.resize(n);
             for (auto& e : m.sessions) {
                 e.session_id = r.u32();
                 e.pid = r.u32();
+                e.renderer = r.u8();
+                if (e.renderer > 2) return "WATCH renderer " + std::to_string(e.renderer) + " is not 0, 1 or 2";
             }
             out = std::move(m);
             return {};

@@ -28,7 +28,8 @@
 //   P -> O  PONG       u32 seq, i64 t_orch_ns (echo), i64 t_peer_ns        then periodically)
 //   O -> P  START      (empty)  a waiting session begins: HELLO, FRAMES ... as over the local socket
 //   O -> P  STOP       (empty)  a session ends (BYE, close); a waiting one exits without rendering
-//   O -> A  WATCH      u32 count, count x (u32 session_id, u32 pid): that host's sessions
+//   O -> A  WATCH      u32 count, count x (u32 session_id, u32 pid, u8 renderer (0 unknown, 1 GPU,
+//                      2 software)): that host's running sessions, the whole list each time
 //   A -> O  SAMPLES    i64 t_ns, u32 count, count x (i32 session_id (-1: the host), str source,
 //                      str metric, f64 value)   what the orchestrator's own samplers record
 //
@@ -88,7 +89,10 @@ struct Ping { uint32_t seq = 0; int64_t t_orch_ns = 0; };
 struct Pong { uint32_t seq = 0; int64_t t_orch_ns = 0, t_peer_ns = 0; };
 struct Start {};
 struct Stop {};
-struct WatchEntry { uint32_t session_id = 0, pid = 0; };
+struct WatchEntry {
+    uint32_t session_id = 0, pid = 0;
+    uint8_t renderer = 0;  // 0 unknown, 1 GPU, 2 software (a CPU renderer: its CPU time is its GPU share)
+};
 struct Watch { std::vector<WatchEntry> sessions; };
 struct Sample { int32_t session_id = -1; std::string source, metric; double value = 0; };
 struct Samples { int64_t t_ns = 0; std::vector<Sample> rows; };

@@ -200,6 +200,10 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
         if (auto stop = run->enumeration<StopRule>("stop", {{"first-failure", StopRule::first_failure},
                                                               {"max", StopRule::max}}))
             p.stop = *stop;
+        if (auto mode = run->enumeration<SessionsMode>("sessions", {{"spawn", SessionsMode::spawn},
+                                                                     {"join", SessionsMode::join}}))
+            p.sessions = *mode;
+        p.join_timeout_s = run->duration("join_timeout", Range::closed(1, 86400)).value_or(p.join_timeout_s);
         p.knee_margin_pct = run->number("knee_margin_pct", Range::above(0)).value_or(p.knee_margin_pct);
         if (const toml::node* assets = run->node("assets")) {
             const auto* arr = assets->as_array();

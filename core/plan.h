@@ -21,6 +21,10 @@ struct MixEntry {
 
 enum class StopRule { first_failure, max };
 
+// Where sessions come from: started by the orchestrator as its children, or started elsewhere
+// (users' logons) and joined over TCP (`seatmark run --accept`, common/join_protocol.h).
+enum class SessionsMode { spawn, join };
+
 // The most sessions one step may target; steps strictly increase, so also the most steps a plan has.
 // Readers of a run (monitor, report) bound what they are told by these before sizing anything.
 inline constexpr uint32_t max_step_sessions = 4096;
@@ -61,6 +65,8 @@ struct Plan {
     std::string device;           // passed to every session's --device
     bool allow_software = true;   // false: a session on a CPU renderer fails with reason software-fallback
     double heartbeat_timeout_s = 10;
+    SessionsMode sessions = SessionsMode::spawn;
+    double join_timeout_s = 300;  // join mode: how long a step waits for enough sessions to join
     StopRule stop = StopRule::first_failure;
     std::vector<uint32_t> steps;  // target session counts, strictly increasing
     double settle_s = 5;          // after a step's sessions started, before measuring

@@ -1,0 +1,160 @@
+#include "agent/agent.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <mutex>
+
+#include "common/clock.h"
+#include "common/duration.h"
+#include "common/errors.h"
+#include "common/exit_codes.h"
+#include "common/join_auth.h"
+#include "common/join_peer.h"
+#include "orchestrator/gpu_sampler.h"
+#include "orchestrator/host_sampler.h"
+#include "orchestrator/session_table.h"
+
+namespace seatmark::agent {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_stop_signal(int) { g_stop = true; }
+
+struct Shared {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<join::WatchEntry> watch;
+    bool stop = false, lost = false;
+    std::string why;
+};
+
+// The sessions the orchestrator says run on this host, as the session table the orchestrator's
+// own sampler reads: added when first watched, ended when no longer watched.
+void apply_watch(orchestrator::SessionTable& table, const std::vector<join::WatchEntry>& watch) {
+    std::vector<bool> watched(table.next_id(), false);
+    for (const auto& w : watch) {
+        orchestrator::Session* s = table.find(w.session_id);
+        if (!s) {
+            // Ids come from the orchestrator; the table wants them in order, so the gaps are
+            // filled with records that never run.
+            while (table.next_id() <= w.session_id) {
+                auto& filler = table.add(table.next_id());
+                filler.state = orchestrator::SessionState::ended;
+            }
+            s = table.find(w.session_id);
+            s->state = orchestrator::SessionState::running;
+            s->link = orchestrator::Link::open;
+            s->pid = static_cast<pid_t>(w.pid);
+        }
+        if (s->pid != static_cast<pid_t>(w.pid)) continue;  // an id is one process, always
+        s->software = w.renderer == 2;
+        if (w.renderer == 0) s->link = orchestrator::Link::none;  // renderer not known yet
+        if (w.session_id < watched.size()) watched[w.session_id] = true;
+        else watched.resize(w.session_id + 1, false), watched[w.session_id] = true;
+    }
+    for (orchestrator::Session* s : table.all())
+        if (s->alive() && (s->id >= watched.size() || !watched[s->id])) s->state = orchestrator::SessionState::ended;
+}
+
+}  // namespace
+
+int run_agent(const AgentOptions& o) {
+    std::signal(SIGTERM, on_stop_signal);
+    std::signal(SIGINT, on_stop_signal);
+    const std::string token = join::read_token_file(o.token_file);
+    if (auto w = join::token_file_warning(o.token_file); !w.empty()) std::fprintf(stderr, "seatmark: warning: %s\n", w.c_str());
+    join::JoinPeer::Options po;
+    po.address = join::parse_host_port(o.address, "--join");
+    po.token = token;
+    po.role = join::Role::agent;
+    po.retry_s = o.retry_s;
+    const join::PeerIdentity me = join::local_identity(o.host_name);
+    orchestrator::HostSampler sampler(std::make_unique<orchestrator::GpuTelemetry>(orchestrator::open_gpu_backends()));
+    if (!o.quiet) std::fprintf(stderr, "seatmark agent: GPU figures from %s\n", sampler.gpu()->describe().c_str());
+    while (!g_stop) {
+        join::JoinPeer peer(po);
+        peer.join(me);
+        auto sh = std::make_shared<Shared>();
+        peer.run(
+            [sh](const join::JoinMessage& m) {
+                std::lock_guard<std::mutex> l(sh->mu);
+                if (auto* w = std::get_if<join::Watch>(&m)) sh->watch = w->sessions;
+                if (std::holds_alternative<join::Stop>(m)) sh->stop = true;
+                sh->cv.notify_all();
+            },
+            [sh](const std::string& why) {
+                std::lock_guard<std::mutex> l(sh->mu);
+                sh->lost = true;
+                sh->why = why;
+                sh->cv.notify_all();
+            });
+        if (!o.quiet) std::fprintf(stderr, "seatmark agent: joined the run at %s for host %s\n", peer.where().c_str(), me.host.c_str());
+        int64_t next = now_ns();
+        orchestrator::SessionTable table;
+        for (;;) {
+            {
+                std::unique_lock<std::mutex> l(sh->mu);
+                // Every 100 ms at most to notice a signal; the sample itself keeps its schedule.
+                while (!sh->stop && !sh->lost && !g_stop && now_ns() < next)
+                    sh->cv.wait_for(l, std::chrono::milliseconds(std::clamp<int64_t>((next - now_ns()) / 1'000'000, 1, 100)));
+                if (sh->stop || g_stop) {
+                    if (!o.quiet) std::fprintf(stderr, "seatmark agent: the run ended; exiting\n");
+                    return exit_code::ok;
+                }
+                if (sh->lost) break;
+                apply_watch(table, sh->watch);
+            }
+            const int64_t t = now_ns();
+            join::Samples s;
+            s.t_ns = t;
+            auto sample = sampler.sample(t, table);
+            for (auto& r : sample.rows)
+                s.rows.push_back({r.session_id ? *r.session_id : -1, std::move(r.source), std::move(r.metric), r.value});
+            for (const auto& e : sample.errors) s.rows.push_back({-1, "agent", "sampler_error: " + e, 1});
+            std::vector<uint8_t> out;
+            join::encode(out, join::JoinMessage{s});
+            std::string err;
+            if (!peer.send(std::move(out), err)) break;
+            next += int64_t(o.interval_s * 1e9);
+            if (next < now_ns()) next = now_ns() + int64_t(o.interval_s * 1e9);  // fell behind: no burst
+        }
+        std::fprintf(stderr, "seatmark agent: connection to %s lost (%s); joining again for up to %.0f s\n",
+                     peer.where().c_str(), peer.lost() ? peer.lost_reason().c_str() : "send failed", o.retry_s);
+    }
+    return exit_code::ok;
+}
+
+void add_agent_command(CLI::App& app, std::function<int()>& run) {
+    auto o = std::make_shared<AgentOptions>();
+    auto retry = std::make_shared<std::string>("60s");
+    auto interval = std::make_shared<std::string>("1s");
+    auto* cmd = app.add_subcommand("agent", "Stream this host's CPU, memory, GPU and session figures to a join-mode run");
+    cmd->add_option("--join", o->address, "The run's --accept address, HOST:PORT")->required();
+    cmd->add_option("--token-file", o->token_file, "File holding the run's token (never sent)")->required();
+    cmd->add_option("--host-name", o->host_name, "The host name to report (default: this machine's; sessions on this host must report the same)");
+    cmd->add_option("--interval", *interval, "Time between samples")->capture_default_str();
+    cmd->add_option("--retry-for", *retry, "Keep trying to reach the orchestrator this long")->capture_default_str();
+    cmd->add_flag("--quiet,-q", o->quiet, "Print nothing but errors");
+    cmd->footer(
+        "Example (one per host, e.g. a systemd unit or a scheduled task at boot):\n"
+        "  seatmark agent --join controller.example.com:7879 --token-file /etc/seatmark/token\n"
+        "Sessions on this host (`seatmark session --join`) are matched by pid; a host without an agent has its\n"
+        "host figures recorded as unavailable. The agent exits when the run ends.");
+    cmd->callback([&run, o, retry, interval] {
+        run = [o, retry, interval]() -> int {
+            auto r = parse_duration(*retry);
+            if (!r || *r < 0) throw InputError("--retry-for " + *retry + ": expected a duration such as 60s");
+            o->retry_s = *r;
+            auto i = parse_duration(*interval);
+            if (!i || *i < 0.05 || *i > 3600) throw InputError("--interval " + *interval + ": expected 50ms .. 1h");
+            o->interval_s = *i;
+            return run_agent(*o);
+        };
+    });
+}
+
+}  // namespace seatmark::agent

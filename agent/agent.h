@@ -1,0 +1,26 @@
+#pragma once
+// `seatmark agent --join HOST:PORT --token-file FILE`: one per host in a join-mode run. It joins
+// the run as an agent (common/join_protocol.h) and streams what the orchestrator's own samplers
+// record for the orchestrator's host, for this host: CPU per core, memory, load, GPU (NVML / DRM
+// fdinfo / software, labelled) and per-process figures of the sessions the orchestrator says run
+// here (WATCH, matched by pid).
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace seatmark::agent {
+
+struct AgentOptions {
+    std::string address, token_file, host_name;
+    double interval_s = 1;  // one sample a second, as the orchestrator samples its own host
+    double retry_s = 60;    // reaching the orchestrator at start and after a dropped connection
+    bool quiet = false;
+};
+
+// Runs until the orchestrator stops it (STOP or the run ends), or a signal. Returns the exit code.
+int run_agent(const AgentOptions& o);
+
+void add_agent_command(CLI::App& app, std::function<int()>& run);
+
+}  // namespace seatmark::agent
