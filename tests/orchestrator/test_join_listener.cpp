@@ -22,98 +22,15 @@
 #include "common/join_auth.h"
 #include "common/join_peer.h"
 #include "orchestrator/join_listener.h"
+#include "tests/orchestrator/join_harness.h"
 
 using namespace seatmark;
 using namespace std::chrono_literals;
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
+using seatmark::test::Harness;
 
 namespace {
-
-// A listener on its own event loop thread, recording what it reports.
-struct Harness {
-    asio::io_context io;
-    std::unique_ptr<orchestrator::JoinListener> listener;
-    std::thread thread;
-    std::mutex mu;
-    std::condition_variable cv;
-    std::vector<std::string> refused;
-    std::vector<orchestrator::JoinedPeer> joined;
-    std::vector<uint64_t> ready;
-    std::vector<core::ClockOffset> clocks;
-    std::vector<wire::Message> messages;
-    std::vector<join::Samples> samples;
-    std::vector<std::pair<uint64_t, orchestrator::ConnectionEnd>> closed;
-
-    explicit Harness(orchestrator::JoinListener::Options o = {}) {
-        o.address = {"127.0.0.1", 0, true};
-        if (o.token.empty()) o.token = "sesame-0123456789";
-        orchestrator::JoinListener::Callbacks cb;
-        cb.joined = [this](const orchestrator::JoinedPeer& p, std::string&) -> std::optional<join::Welcome> {
-            std::lock_guard<std::mutex> l(mu);
-            joined.push_back(p);
-            join::Welcome w;
-            w.id = static_cast<uint32_t>(joined.size() - 1);
-            w.profile_name = "ci-tiny";
-            w.profile_text = "name = \"x\"";
-            cv.notify_all();
-            return w;
-        };
-        cb.clock = [this](uint64_t c, const core::ClockOffset& off, bool first) {
-            std::lock_guard<std::mutex> l(mu);
-            if (first) ready.push_back(c);
-            clocks.push_back(off);
-            cv.notify_all();
-        };
-        cb.message = [this](uint64_t, wire::Message&& m) {
-            std::lock_guard<std::mutex> l(mu);
-            messages.push_back(std::move(m));
-            cv.notify_all();
-        };
-        cb.samples = [this](uint64_t, join::Samples&& s) {
-            std::lock_guard<std::mutex> l(mu);
-            samples.push_back(std::move(s));
-            cv.notify_all();
-        };
-        cb.refused = [this](const std::string& a, const std::string& why) {
-            std::lock_guard<std::mutex> l(mu);
-            refused.push_back(a + ": " + why);
-            cv.notify_all();
-        };
-        cb.closed = [this](uint64_t c, const orchestrator::ConnectionEnd& e) {
-            std::lock_guard<std::mutex> l(mu);
-            closed.push_back({c, e});
-            cv.notify_all();
-        };
-        listener = std::make_unique<orchestrator::JoinListener>(io, o, cb);
-        thread = std::thread([this] {
-            auto g = asio::make_work_guard(io);
-            io.run();
-        });
-    }
-    ~Harness() {
-        asio::post(io, [this] {
-            listener->close();
-            io.stop();
-        });
-        thread.join();
-    }
-    template <class F>
-    bool wait(F pred, std::chrono::milliseconds limit = 10s) {
-        std::unique_lock<std::mutex> l(mu);
-        return cv.wait_for(l, limit, pred);
-    }
-    join::HostPort where() const { return {"127.0.0.1", listener->port()}; }
-    template <class F>
-    void on_loop(F f) {
-        std::promise<void> p;
-        asio::post(io, [&] {
-            f();
-            p.set_value();
-        });
-        p.get_future().wait();
-    }
-};
 
 join::JoinPeer::Options peer_options(const Harness& h, const std::string& token, join::Role role = join::Role::session) {
     join::JoinPeer::Options o;
