@@ -9,8 +9,6 @@
 #include <mutex>
 #include <sstream>
 
-#include <unistd.h>
-
 #include "client/frame_log.h"
 #include "client/interaction.h"
 #include "client/model_scene.h"
@@ -29,6 +27,7 @@
 #include "common/cpu_time.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "common/self_exe.h"
 #include "workloads/assembly.h"
 
 namespace seatmark::client {
@@ -66,7 +65,7 @@ void warn_software(const DeviceInfo& d) {
 wire::Hello make_hello(const SessionOptions& o, const SessionResult& r) {
     wire::Hello h;
     h.session_id = o.session_id;
-    h.pid = static_cast<uint32_t>(getpid());
+    h.pid = current_pid();
     h.profile = r.profile.name;
     const DeviceInfo& d = r.device;
     h.device_name = d.name;
@@ -148,7 +147,10 @@ SessionResult run_synthetic(const SessionOptions& opts, SessionResult result,
     std::snprintf(info, sizeof info, "--synthetic-fps %g --synthetic-cpu-ms %g", opts.synthetic_fps,
                   opts.synthetic_cpu_ms);
     d.driver_info = info;
-    if (telemetry) telemetry->start(make_hello(opts, result));
+    if (telemetry) {
+        telemetry->start(make_hello(opts, result));
+        telemetry->event(wire::EventKind::info, describe(result.logon));
+    }
 
     const workloads::Assembly no_scene;
     Interaction ui(no_scene, prof.render.mode, prof.scene.seed);  // for the display mode of each frame
@@ -194,6 +196,7 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     const int64_t t_start = now_ns();  // model open time runs from here to the first frame showing it
     SessionResult result;
     result.profile = resolve_profile(opts);
+    result.logon = current_logon_session();
     const auto& prof = result.profile;
     if (synthetic(opts)) return run_synthetic(opts, std::move(result), std::move(on_frame), telemetry);
 
@@ -233,6 +236,7 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     }
     if (telemetry) {
         telemetry->start(make_hello(opts, result));
+        telemetry->event(wire::EventKind::info, describe(result.logon));
         if (info.software)
             telemetry->event(wire::EventKind::software_fallback,
                              info.name + " (" + info.driver_name + ") is a software renderer");
@@ -341,7 +345,7 @@ std::string format_summary(const SessionResult& r) {
     char open_line[512];
     std::snprintf(open_line, sizeof open_line, "model open %.3f s   (session start -> first frame showing %s)\n",
                   r.model_open_s, r.model.empty() ? "the procedural assembly" : r.model.c_str());
-    return std::string(buf) + open_line;
+    return std::string(buf) + open_line + describe(r.logon) + "\n";
 }
 
 void write_frames_csv(const std::string& path, const std::vector<FrameRecord>& frames) {

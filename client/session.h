@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "client/logon_session.h"
 #include "client/vk_device.h"
 #include "common/frame_record.h"
 #include "core/stats.h"
@@ -65,6 +66,7 @@ struct SessionResult {
     double cpu_s = 0;                 // process CPU time over the same span (all threads)
     uint64_t validation_messages = 0;
     bool window_closed = false;       // the person closed the window early
+    LogonSession logon;               // the logon (Windows: WTS session) this session runs in
 };
 
 // Applies options to the profile and checks them; throws InputError.

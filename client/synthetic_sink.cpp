@@ -1,20 +1,9 @@
 #include "client/synthetic_sink.h"
 
-#include <time.h>
-
 #include "common/clock.h"
+#include "common/cpu_time.h"
 
 namespace seatmark::client {
-
-namespace {
-
-int64_t thread_cpu_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-}  // namespace
 
 void spin_thread_cpu(int64_t ns, const std::function<bool()>& stop) {
     if (ns <= 0) return;

@@ -7,8 +7,6 @@
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/write.hpp>
 
-#include <sys/un.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
@@ -26,6 +24,8 @@ namespace seatmark::client {
 namespace asio = boost::asio;
 using boost::system::error_code;
 using unix_socket = asio::local::stream_protocol;
+// sockaddr_un's sun_path: 108 bytes on Linux and in Windows' afunix.h alike.
+constexpr size_t max_socket_path = 108;
 
 namespace {
 
@@ -204,9 +204,9 @@ void TelemetrySender::connect(const std::string& path) {
     d.path = path;
     const std::string what = "telemetry socket " + path + " (--connect): ";
     if (path.empty()) throw InputError(what + "expected the path of a Unix socket");
-    if (path.size() >= sizeof(sockaddr_un{}.sun_path))
+    if (path.size() >= max_socket_path)
         throw InputError(what + "path is " + std::to_string(path.size()) + " bytes, a Unix socket path must be under " +
-                         std::to_string(sizeof(sockaddr_un{}.sun_path)));
+                         std::to_string(max_socket_path));
     error_code result = asio::error::would_block;
     bool done = false;
     d.sock.async_connect(unix_socket::endpoint(path), [&](const error_code& ec) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "client/software_renderer.h"
 #include "client/vk_check.h"
 #include "common/errors.h"
 
@@ -113,8 +114,7 @@ std::vector<DeviceInfo> list_devices(VkInstance instance) {
         d.api_version = std::to_string(VK_API_VERSION_MAJOR(p.apiVersion)) + "." +
                         std::to_string(VK_API_VERSION_MINOR(p.apiVersion)) + "." +
                         std::to_string(VK_API_VERSION_PATCH(p.apiVersion));
-        d.software = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU || drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ||
-                     drv.driverID == VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
+        d.software = !software_renderer_reason(p.deviceType, drv.driverID, d.name).empty();
         d.timestamp_period_ns = p.limits.timestampPeriod;
         VkSampleCountFlags counts = p.limits.framebufferColorSampleCounts & p.limits.framebufferDepthSampleCounts;
         for (uint32_t s = 64; s >= 1; s /= 2)

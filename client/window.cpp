@@ -1,46 +1,11 @@
 #include "client/window.h"
 
-#include "client/glfw_api.h"
-
 #include <algorithm>
 
 #include "client/vk_check.h"
 #include "common/errors.h"
 
 namespace seatmark::client {
-
-Window::Window(uint32_t width, uint32_t height, const std::string& title) {
-    const GlfwApi& g = glfw();
-    if (!g.init())
-        throw InputError("--window: cannot open a window (no display?); set DISPLAY, or drop --window to render headless");
-    if (!g.vulkan_supported()) {
-        g.terminate();
-        throw InputError("--window: GLFW finds no Vulkan loader with window-system support");
-    }
-    g.window_hint(GLFW_CLIENT_API, GLFW_NO_API);
-    g.window_hint(GLFW_RESIZABLE, GLFW_FALSE);
-    window_ = g.create_window(int(width), int(height), title.c_str(), nullptr, nullptr);
-    if (!window_) {
-        g.terminate();
-        throw InputError("--window: glfwCreateWindow failed; drop --window to render headless");
-    }
-    // A press and release between two polls still reads as pressed (Escape, below).
-    g.set_input_mode(window_, GLFW_STICKY_KEYS, GLFW_TRUE);
-}
-
-Window::~Window() {
-    if (window_) glfw().destroy_window(window_);
-    glfw().terminate();
-}
-
-// Escape ends the session as closing the window does: a desktop with no window manager has no
-// close button, and it is how `seatmark launch` logs a remote session off (xrdp keeps
-// disconnected sessions, and the session's end is what ends the desktop).
-bool Window::should_close() const {
-    return glfw().window_should_close(window_) || glfw().get_key(window_, GLFW_KEY_ESCAPE) == GLFW_PRESS;
-}
-
-void Window::poll() { glfw().poll_events(); }
 
 Presenter::~Presenter() {
     vkDeviceWaitIdle(device_->handle());
@@ -50,17 +15,11 @@ Presenter::~Presenter() {
     if (surface_) vkDestroySurfaceKHR(instance_, surface_, nullptr);
 }
 
-std::vector<const char*> Window::instance_extensions() const {
-    uint32_t n = 0;
-    const char** names = glfw().required_instance_extensions(&n);
-    return std::vector<const char*>(names, names + n);
-}
-
 Presenter::Presenter(VkInstance instance, const Device& device, Window& window, VkExtent2D frame_extent) {
     instance_ = instance;
     device_ = &device;
     extent_ = frame_extent;
-    vk_check(glfw().create_window_surface(instance, window.handle(), nullptr, &surface_), "glfwCreateWindowSurface");
+    surface_ = window.create_surface(instance);
     VkBool32 supported = VK_FALSE;
     vkGetPhysicalDeviceSurfaceSupportKHR(device.physical(), device.queue_family(), surface_, &supported);
     if (!supported) throw InputError("--window: " + device.info().name + " cannot present to this window");

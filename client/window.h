@@ -1,5 +1,6 @@
 #pragma once
-// --window: a real GLFW window for a person to watch a session. The offscreen
+// --window: a real window for a person to watch a session (GLFW on Linux,
+// client/window_posix.cpp; a Win32 window on Windows, client/window_windows.cpp). The offscreen
 // frame is blitted into the swapchain image inside the frame's command buffer,
 // so headless and windowed sessions measure the same rendering work plus one blit.
 #include <vulkan/vulkan.h>
@@ -10,11 +11,9 @@
 #include "client/renderer.h"
 #include "client/vk_resources.h"
 
-struct GLFWwindow;
-
 namespace seatmark::client {
 
-// The GLFW window; outlives the Vulkan instance.
+// The window; outlives the Vulkan instance.
 class Window {
 public:
     Window(uint32_t width, uint32_t height, const std::string& title);
@@ -25,10 +24,11 @@ public:
     std::vector<const char*> instance_extensions() const;
     bool should_close() const;
     void poll();
-    GLFWwindow* handle() const { return window_; }
+    // The Vulkan surface of this window (VK_KHR_xlib/wayland via GLFW, VK_KHR_win32_surface).
+    VkSurfaceKHR create_surface(VkInstance instance) const;
 
 private:
-    GLFWwindow* window_ = nullptr;
+    void* native_ = nullptr;  // GLFWwindow* or HWND
 };
 
 // Surface and swapchain of a Window; created after the device, destroyed

@@ -5,8 +5,6 @@
 #include <chrono>
 #include <cstdint>
 
-#include <time.h>
-
 namespace seatmark {
 
 inline int64_t now_ns() {
@@ -18,11 +16,8 @@ inline int64_t now_ns() {
 // Sleeps until now_ns() >= t (an absolute deadline on the same clock): schedules kept on
 // absolute deadlines do not drift by each sleep's overshoot, as relative sleeps do.
 // Returns early when a signal is handled, so a stop request is seen at once.
-inline void sleep_until_ns(int64_t t) {
-    if (t <= 0) return;
-    timespec ts{static_cast<time_t>(t / 1'000'000'000), static_cast<long>(t % 1'000'000'000)};
-    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
-}
+// common/sleep_posix.cpp (clock_nanosleep TIMER_ABSTIME) and common/sleep_windows.cpp.
+void sleep_until_ns(int64_t t);
 
 inline int64_t unix_now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -1,37 +1,36 @@
 #include "common/file_hash.h"
 
-#include <fcntl.h>
-#include <unistd.h>
 #include <xxhash.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <vector>
 
+#include "common/input_file.h"
+
 namespace seatmark {
 
 uint64_t file_xxh3(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
-    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    std::unique_ptr<InputFile> f;
+    try {
+        f = std::make_unique<InputFile>(path);
+    } catch (const FileError& e) {
+        throw std::runtime_error("cannot open " + path + ": " + e.what());
+    }
     std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> st(XXH3_createState(), &XXH3_freeState);
     XXH3_64bits_reset(st.get());
     std::vector<char> buf(4 << 20);
     for (;;) {
-        ssize_t n = ::read(fd, buf.data(), buf.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            int e = errno;
-            ::close(fd);
-            throw std::runtime_error("cannot read " + path + ": " + std::strerror(e));
+        size_t n = 0;
+        try {
+            n = f->read(buf.data(), buf.size());
+        } catch (const FileError& e) {
+            throw std::runtime_error("cannot read " + path + ": " + e.what());
         }
         if (n == 0) break;
-        XXH3_64bits_update(st.get(), buf.data(), static_cast<size_t>(n));
+        XXH3_64bits_update(st.get(), buf.data(), n);
     }
-    ::close(fd);
     return XXH3_64bits_digest(st.get());
 }
 

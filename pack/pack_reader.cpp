@@ -6,13 +6,10 @@
 #include <cstring>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include "common/file_hash.h"
+#include "common/input_file.h"
 
 namespace seatmark::pack {
 
@@ -30,21 +27,15 @@ std::string human_bytes(double b) {
     return buf;
 }
 
-struct Fd {
-    int fd = -1;
-    ~Fd() {
-        if (fd >= 0) ::close(fd);
+std::unique_ptr<InputFile> open_read(const std::string& path, uint64_t& size) {
+    std::unique_ptr<InputFile> f;
+    try {
+        f = std::make_unique<InputFile>(path);
+    } catch (const FileError& e) {
+        throw PackError(path + ": cannot open (" + e.what() + "); check the path, or pack the model with 'seatmark pack'");
     }
-};
-
-Fd open_read(const std::string& path, uint64_t& size) {
-    Fd f;
-    f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (f.fd < 0)
-        throw PackError(path + ": cannot open (" + std::strerror(errno) + "); check the path, or pack the model with 'seatmark pack'");
-    struct stat st {};
-    if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) throw PackError(path + ": not a regular file");
-    size = uint64_t(st.st_size);
+    if (!f->regular()) throw PackError(path + ": not a regular file");
+    size = f->size();
     return f;
 }
 
@@ -103,10 +94,10 @@ bool finite3(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[1])
 
 PackHeader read_pack_header(const std::string& path) {
     uint64_t size = 0;
-    Fd f = open_read(path, size);
+    auto f = open_read(path, size);
     PackHeader h{};
     if (size < sizeof h) throw PackError(path + ": " + std::to_string(size) + " bytes is too short for a seatmark pack header (truncated?)");
-    if (::pread(f.fd, &h, sizeof h, 0) != ssize_t(sizeof h)) throw PackError(path + ": cannot read the header");
+    if (!f->read_at(&h, sizeof h, 0)) throw PackError(path + ": cannot read the header");
     if (auto p = header_problem(h, size); !p.empty()) throw PackError(path + ": " + p);
     return h;
 }
@@ -114,15 +105,14 @@ PackHeader read_pack_header(const std::string& path) {
 PackHeader verify_pack_payload(const std::string& path) {
     const PackHeader h = read_pack_header(path);
     uint64_t size = 0;
-    Fd f = open_read(path, size);
-    ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    auto f = open_read(path, size);  // opened for sequential reading
     XXH3_state_t* st = XXH3_createState();
     XXH3_64bits_reset(st);
     std::vector<char> buf(4 << 20);
     uint64_t at = h.header_bytes;
     while (at < size) {
-        const ssize_t n = ::pread(f.fd, buf.data(), std::min<uint64_t>(buf.size(), size - at), off_t(at));
-        if (n <= 0) {
+        const size_t n = size_t(std::min<uint64_t>(buf.size(), size - at));
+        if (!f->read_at(buf.data(), n, at)) {
             XXH3_freeState(st);
             throw PackError(path + ": read failed at byte " + std::to_string(at));
         }
@@ -139,23 +129,17 @@ PackHeader verify_pack_payload(const std::string& path) {
 
 PackFile::PackFile(const std::string& path) : path_(path) {
     uint64_t size = 0;
-    Fd f = open_read(path, size);
+    auto f = open_read(path, size);
     if (size < sizeof(PackHeader))
         fail(std::to_string(size) + " bytes is too short for a seatmark pack header (truncated?)");
-    if (::pread(f.fd, &header_, sizeof header_, 0) != ssize_t(sizeof header_)) fail("cannot read the header");
+    if (!f->read_at(&header_, sizeof header_, 0)) fail("cannot read the header");
     if (auto p = header_problem(header_, size); !p.empty()) fail(p);  // before anything is mapped
-    void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f.fd, 0);
-    if (m == MAP_FAILED) fail(std::string("cannot map ") + human_bytes(double(size)) + " (" + std::strerror(errno) + ")");
-    map_ = m;
-    map_bytes_ = size;
-    ::madvise(m, size, MADV_SEQUENTIAL);
     try {
-        check({static_cast<const uint8_t*>(m), size});
-    } catch (...) {
-        ::munmap(m, size);
-        map_ = nullptr;
-        throw;
+        map_ = std::make_unique<FileMapping>(*f, size);
+    } catch (const FileError& e) {
+        fail(std::string("cannot map ") + human_bytes(double(size)) + " (" + e.what() + ")");
     }
+    check({map_->data(), size});  // a throw here unmaps with map_
 }
 
 PackFile::PackFile(std::span<const uint8_t> data, std::string name) : path_(std::move(name)) {
@@ -166,9 +150,7 @@ PackFile::PackFile(std::span<const uint8_t> data, std::string name) : path_(std:
     check(data);
 }
 
-PackFile::~PackFile() {
-    if (map_) ::munmap(const_cast<void*>(map_), map_bytes_);
-}
+PackFile::~PackFile() = default;
 
 void PackFile::fail(const std::string& what) const { throw PackError(path_ + ": " + what); }
 

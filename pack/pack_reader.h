@@ -4,6 +4,7 @@
 // uploads cannot read out of bounds or draw NaNs. The spans point into the mapping: nothing is
 // converted or copied.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,6 +12,10 @@
 #include "common/errors.h"
 #include "pack/pack_format.h"
 #include "workloads/mesh.h"
+
+namespace seatmark {
+class FileMapping;
+}
 
 namespace seatmark::pack {
 
@@ -50,8 +55,7 @@ private:
 
     std::string path_;
     PackHeader header_{};
-    const void* map_ = nullptr;
-    size_t map_bytes_ = 0;
+    std::unique_ptr<FileMapping> map_;  // common/input_file.h; none for a PackFile over bytes
     std::span<const workloads::Vertex> vertices_;
     std::span<const uint32_t> indices_;
     std::span<const PackMesh> meshes_;

@@ -7,10 +7,10 @@
 #include <cstring>
 #include <numeric>
 
-#include <unistd.h>
 #include <xxhash.h>
 
 #include "common/errors.h"
+#include "common/self_exe.h"
 #include "pack/pack_format.h"
 
 namespace seatmark::pack {
@@ -147,7 +147,7 @@ PackWritten write_pack(const PackContents& c, const std::string& path) {
     place(h.names_offset, names.size());
     h.file_bytes = at;
 
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());  // sessions may pack one model at once
+    const std::string tmp = path + ".tmp." + std::to_string(current_pid());  // sessions may pack one model at once
     try {
         Out out(tmp);
         PackHeader placeholder{};
