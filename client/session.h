@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "client/logon_session.h"
+#include "common/logon_session.h"
 #include "client/vk_device.h"
 #include "common/frame_record.h"
 #include "core/stats.h"

@@ -3,6 +3,7 @@
 // to this process's stderr, so a child's chatter never mixes into a session's stdout.
 // common/child_process_posix.cpp (fork/exec) and common/child_process_windows.cpp (CreateProcess).
 // The orchestrator's long-lived session children use Boost.Process instead.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,5 +13,9 @@ namespace seatmark {
 // started, 128 + signal when a signal ended it); throws std::runtime_error when no child
 // could be made at all.
 int run_child(const std::vector<std::string>& argv);
+
+// Whether a process with this pid exists now. POSIX looks for PROC_ROOT/PID (tests hand in a
+// made-up /proc); Windows asks OpenProcess and ignores proc_root.
+bool process_exists(uint32_t pid, const std::string& proc_root = "/proc");
 
 }  // namespace seatmark

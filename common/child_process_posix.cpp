@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "common/child_process.h"
 
@@ -26,6 +27,10 @@ int run_child(const std::vector<std::string>& args) {
     }
     if (WIFEXITED(st)) return WEXITSTATUS(st);
     return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
+}
+
+bool process_exists(uint32_t pid, const std::string& proc_root) {
+    return pid > 0 && ::access((proc_root + "/" + std::to_string(pid)).c_str(), F_OK) == 0;
 }
 
 }  // namespace seatmark

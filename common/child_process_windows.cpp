@@ -54,4 +54,13 @@ int run_child(const std::vector<std::string>& args) {
     return int(code);
 }
 
+bool process_exists(uint32_t pid, const std::string&) {
+    if (pid == 0) return false;
+    HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION | SYNCHRONIZE, FALSE, pid);
+    if (!h) return GetLastError() == ERROR_ACCESS_DENIED;  // exists, but another user's
+    const bool running = WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
+    CloseHandle(h);
+    return running;
+}
+
 }  // namespace seatmark

@@ -1,10 +1,5 @@
 #include "common/join_auth.h"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -58,23 +53,8 @@ std::string token_file_warning(const std::string& path) {
     return {};
 }
 
-Nonce random_nonce() {
-    Nonce n;
-    if (RAND_bytes(n.data(), static_cast<int>(n.size())) != 1)
-        throw std::runtime_error("OpenSSL RAND_bytes failed: no random nonce for the join handshake");
-    return n;
-}
-
-Mac hmac_sha256(const std::string& key, const std::vector<uint8_t>& data) {
-    Mac out{};
-    unsigned len = 0;
-    if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), data.data(), data.size(), out.data(), &len) ||
-        len != out.size())
-        throw std::runtime_error("OpenSSL HMAC-SHA256 failed");
-    return out;
-}
-
-bool mac_equal(const Mac& a, const Mac& b) { return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0; }
+// random_nonce, hmac_sha256, mac_equal: common/join_crypto_posix.cpp (OpenSSL) and
+// common/join_crypto_windows.cpp (BCrypt).
 
 void sign_join(Join& j, const Nonce& challenge, const std::string& token) {
     j.mac = hmac_sha256(token, join_input(j, challenge));

@@ -15,10 +15,10 @@ std::string read_token_file(const std::string& path, const std::string& what = "
 // "" or a warning when others than the owner may read the file.
 std::string token_file_warning(const std::string& path);
 
-Nonce random_nonce();  // OpenSSL RAND_bytes; throws std::runtime_error if the generator fails
+Nonce random_nonce();  // OpenSSL RAND_bytes / BCryptGenRandom; throws std::runtime_error if the generator fails
 
 Mac hmac_sha256(const std::string& key, const std::vector<uint8_t>& data);
-bool mac_equal(const Mac& a, const Mac& b);  // CRYPTO_memcmp
+bool mac_equal(const Mac& a, const Mac& b);  // constant time (CRYPTO_memcmp on POSIX)
 
 // The peer's proof for a JOIN answering `challenge` (fills j.mac).
 void sign_join(Join& j, const Nonce& challenge, const std::string& token);

@@ -1,8 +1,5 @@
 #include "orchestrator/gpu_nvml.h"
 
-#include <dlfcn.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -10,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/child_process.h"
+#include "common/shared_library.h"
 #include "orchestrator/gpu_nvml_api.h"
 
 namespace seatmark::orchestrator {
@@ -21,7 +20,6 @@ class NvmlLibrary {
 public:
     ~NvmlLibrary() {
         if (initialized_ && shutdown) shutdown();
-        if (handle_) dlclose(handle_);
     }
     NvmlLibrary() = default;
     NvmlLibrary(const NvmlLibrary&) = delete;
@@ -30,11 +28,10 @@ public:
     // Loads `name` and resolves the entry points; on failure returns null and says why.
     static std::unique_ptr<NvmlLibrary> load(const std::string& name, std::string& why) {
         auto lib = std::make_unique<NvmlLibrary>();
-        dlerror();
-        lib->handle_ = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+        std::string loader;
+        lib->handle_ = SharedLibrary::open(name, loader);
         if (!lib->handle_) {
-            const char* e = dlerror();
-            why = "library missing: " + std::string(e ? e : name + ": cannot be loaded");
+            why = "library missing: " + loader;
             return nullptr;
         }
         // Required: without these there is nothing to sample.
@@ -100,12 +97,12 @@ private:
     template <class F>
     void opt(F& f, std::initializer_list<const char*> names) {
         for (const char* n : names)
-            if (void* p = dlsym(handle_, n)) {
+            if (void* p = handle_->symbol(n)) {
                 f = reinterpret_cast<F>(p);
                 return;
             }
     }
-    void* handle_ = nullptr;
+    std::unique_ptr<SharedLibrary> handle_;
     bool initialized_ = false;
 };
 
@@ -194,7 +191,7 @@ private:
     bool supported(const char* fn, uint32_t dev) const { return !unsupported_.count({std::string(fn), dev}); }
 
     bool pid_alive(pid_t pid) const {
-        return pid > 0 && access((proc_root_ + "/" + std::to_string(pid)).c_str(), F_OK) == 0;
+        return pid > 0 && process_exists(uint32_t(pid), proc_root_);
     }
 
     static std::optional<double> pct(unsigned int v) {
@@ -322,7 +319,7 @@ std::string reason_for(const NvmlLibrary& lib, const char* what, nvml::Return r)
 std::string nvml_library_name(const std::string& name) {
     if (!name.empty()) return name;
     const char* env = std::getenv(nvml_library_env);
-    return env && *env ? std::string(env) : std::string(nvml_default_library);
+    return env && *env ? std::string(env) : nvml_system_library();
 }
 
 NvmlOpen open_nvml(const std::string& library, const std::string& proc_root) {

@@ -26,9 +26,9 @@
 namespace seatmark::orchestrator {
 
 constexpr const char* nvml_library_env = "SEATMARK_NVML_LIBRARY";
-constexpr const char* nvml_default_library = "libnvidia-ml.so.1";
 
-// The library `open_nvml` loads: `name` if not empty, else $SEATMARK_NVML_LIBRARY, else libnvidia-ml.so.1.
+// The library `open_nvml` loads: `name` if not empty, else $SEATMARK_NVML_LIBRARY, else
+// libnvidia-ml.so.1 (nvml.dll from System32 on Windows: common/shared_library.h).
 std::string nvml_library_name(const std::string& name = "");
 
 struct NvmlOpen {

@@ -6,12 +6,6 @@
 
 namespace seatmark::orchestrator {
 
-const GpuProcessSample* GpuSnapshot::session(int session_id) const {
-    for (const auto& p : processes)
-        if (p.session_id == session_id) return &p;
-    return nullptr;
-}
-
 GpuBackends open_gpu_backends(const GpuOptions& opts) {
     GpuBackends b;
     NvmlOpen n = open_nvml(opts.nvml_library, opts.proc_root);

@@ -75,15 +75,6 @@ CpuTimes read_cpu_times() {
     return t;
 }
 
-std::vector<double> cpu_percent(const CpuTimes& a, const CpuTimes& b) {
-    std::vector<double> out;
-    for (size_t i = 0; i < a.total.size() && i < b.total.size(); ++i) {
-        double dt = double(b.total[i] - a.total[i]);
-        out.push_back(dt > 0 ? 100.0 * double(b.busy[i] - a.busy[i]) / dt : 0.0);
-    }
-    return out;
-}
-
 MemInfo read_meminfo() {
     MemInfo m;
     std::ifstream f("/proc/meminfo");

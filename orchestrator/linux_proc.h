@@ -1,6 +1,8 @@
 #pragma once
-// Everything seatmark reads from Linux's /proc and uname, in one place: host
-// identity, host CPU and memory use, and per-process CPU time and RSS.
+// Everything seatmark reads about the host and its processes, in one place: host identity, host
+// CPU and memory use, and per-process CPU time and RSS. Linux: /proc and uname
+// (linux_proc.cpp); Windows: per-processor times, GlobalMemoryStatusEx, GetProcessTimes and the
+// working set (host_proc_windows.cpp, the agent on a Windows host).
 #include <sys/types.h>
 
 #include <cstdint>
@@ -34,7 +36,7 @@ struct MemInfo {
     uint64_t total_bytes = 0, available_bytes = 0;
 };
 MemInfo read_meminfo();
-double read_loadavg1();
+double read_loadavg1();  // NaN on Windows, which has no load average
 
 struct ProcessUsage {
     double cpu_seconds = 0;  // utime + stime

@@ -158,7 +158,7 @@ namespace {
 
 // The two scans below are most of a pack's load time: branch-free, built -O3 (pack/CMakeLists.txt)
 // and, on x86-64, also for AVX2 (chosen at load time), they run at memory speed.
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)  // the clones dispatch through ELF ifuncs
 #define SEATMARK_SCAN [[gnu::target_clones("avx2", "default")]]
 #else
 #define SEATMARK_SCAN

@@ -16,6 +16,7 @@ packages=(
   libtinygltf-dev libtinyobjloader-dev assimp-testmodels assimp-utils
   libocct-foundation-dev libocct-modeling-data-dev libocct-modeling-algorithms-dev libocct-ocaf-dev libocct-data-exchange-dev libocct-visualization-dev libtbb-dev
   clang libclang-rt-dev
+  g++-mingw-w64-x86-64-posix wine64 libwine libstb-dev
   libssl-dev
   xrdp xorgxrdp freerdp2-dev openssl
   libeigen3-dev

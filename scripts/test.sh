@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh
+# The Windows build (MinGW-w64) that tests/wine/ runs under Wine.
+scripts/build-windows.sh
 # Tests render on whatever Vulkan device exists; on CI that is lavapipe.
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 # Fuzz regression: every libFuzzer target for a few seconds from its seeds (clang build in

@@ -1,11 +1,11 @@
 #include <windows.h>
 #include <wtsapi32.h>
 
-#include "client/logon_session.h"
+#include "common/logon_session.h"
 #include "common/user_dirs.h"
 #include "common/win_text.h"
 
-namespace seatmark::client {
+namespace seatmark {
 
 namespace {
 
@@ -49,4 +49,4 @@ LogonSession current_logon_session() {
     return s;
 }
 
-}  // namespace seatmark::client
+}  // namespace seatmark

@@ -1,11 +1,11 @@
 #pragma once
 // The logon a session runs in: on an AVD host each synthetic user runs inside a real RDP
-// logon, and the run must say which (client/logon_session_windows.cpp: the WTS API;
-// client/logon_session_posix.cpp: the login session's environment). Sent as an info event at
+// logon, and the run must say which (common/logon_session_windows.cpp: the WTS API;
+// common/logon_session_posix.cpp: the login session's environment). Sent as an info event at
 // start and printed in the summary.
 #include <string>
 
-namespace seatmark::client {
+namespace seatmark {
 
 struct LogonSession {
     std::string id;           // Windows session id; XDG_SESSION_ID on Linux; "" when unknown
@@ -21,4 +21,4 @@ LogonSession current_logon_session();
 // One line, key=value pairs: "logon id=2 station=RDP-Tcp#0 protocol=rdp client=WS-042 user=CORP\alice".
 std::string describe(const LogonSession& s);
 
-}  // namespace seatmark::client
+}  // namespace seatmark

@@ -1,9 +1,9 @@
 #include <doctest/doctest.h>
 
-#include "client/logon_session.h"
+#include "common/logon_session.h"
 #include "common/user_dirs.h"
 
-using namespace seatmark::client;
+using namespace seatmark;
 
 TEST_CASE("the logon line names every field, a dash for what is unknown") {
     LogonSession s;
@@ -24,6 +24,6 @@ TEST_CASE("this process's logon is read from the system") {
     // (Wine answers for a console session). Both know a protocol and the user.
     const LogonSession s = current_logon_session();
     CHECK_FALSE(s.protocol.empty());
-    CHECK(s.user.find(seatmark::user_name()) != std::string::npos);
-    CHECK_FALSE(seatmark::user_name().empty());
+    CHECK(s.user.find(user_name()) != std::string::npos);
+    CHECK_FALSE(user_name().empty());
 }

@@ -1,6 +1,6 @@
-#include "client/logon_session.h"
+#include "common/logon_session.h"
 
-namespace seatmark::client {
+namespace seatmark {
 
 std::string describe(const LogonSession& s) {
     auto field = [](const char* key, const std::string& v) {
@@ -10,4 +10,4 @@ std::string describe(const LogonSession& s) {
            field("client", s.client_name) + field("user", s.user);
 }
 
-}  // namespace seatmark::client
+}  // namespace seatmark
