@@ -349,7 +349,7 @@ std::string format_summary(const SessionResult& r) {
 }
 
 void write_frames_csv(const std::string& path, const std::vector<FrameRecord>& frames) {
-    std::ofstream f(path);
+    std::ofstream f(path, std::ios::binary);  // binary: the same bytes (LF) from the Windows build
     if (!f) throw InputError("--out " + path + ": cannot open for writing; check the directory exists and is writable");
     f << "seq,t_begin_ns,t_present_ns,cpu_ns,gpu_ns,interval_ns,begin_interval_ns,latency_ns,stretch,mode,flags\n";
     for (const auto& r : frames) {

@@ -118,6 +118,8 @@ TEST_CASE("token files: missing or empty is an error naming the file, and the ne
     CHECK(join::read_token_file(f) == "abc123");
     std::filesystem::permissions(f, std::filesystem::perms::owner_read | std::filesystem::perms::others_read);
     CHECK(join::token_file_warning(f).find("chmod 600") != std::string::npos);
+    // Writable again: Windows (the test's Windows build under Wine) deletes no read-only file.
+    std::filesystem::permissions(f, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
     std::filesystem::remove_all(dir);
 }
 

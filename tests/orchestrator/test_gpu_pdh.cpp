@@ -98,7 +98,7 @@ TEST_CASE("pdh: recorded AVD host counters attribute GPU use and memory per proc
     CHECK(*snap.devices[0].util_pct == doctest::Approx(58.0));
 }
 
-TEST_CASE("pdh: totals over 100 are capped and said; names not understood are said") {
+TEST_CASE("pdh: totals over 100 are capped and said, names not understood are said") {
     GpuCounters c;
     c.engine_utilization = {{"pid_1_luid_0x00000000_0x00000001_phys_0_eng_0_engtype_3D", 80},
                             {"pid_1_luid_0x00000000_0x00000001_phys_0_eng_0_engtype_3D#1", 45},

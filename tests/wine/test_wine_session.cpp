@@ -12,7 +12,7 @@
 using namespace seatmark;
 namespace wine = seatmark::test::wine;
 
-TEST_CASE("wine: the GPU-less unit tests pass as a Windows executable") {
+TEST_CASE("the GPU-less unit tests pass as a Windows executable") {
     auto r = wine::run("seatmark-unit-tests.exe", {});
     INFO(r.out, r.err);
     CHECK(r.exit_code == 0);
@@ -20,7 +20,7 @@ TEST_CASE("wine: the GPU-less unit tests pass as a Windows executable") {
     CHECK(r.out.find("0 failed") != std::string::npos);
 }
 
-TEST_CASE("wine: seatmark.exe session renders ci-tiny on lavapipe, same CSV and PNG") {
+TEST_CASE("seatmark.exe session renders ci-tiny on lavapipe, same CSV and PNG") {
     test::TempDir dir;
     const std::string csv = dir.file("frames.csv"), png = dir.file("shot.png");
     auto r = wine::run("seatmark.exe", {"session", "--workload", "ci-tiny", "--duration", "2s", "--out",
@@ -71,7 +71,7 @@ TEST_CASE("wine: seatmark.exe session renders ci-tiny on lavapipe, same CSV and 
     CHECK(differ > shot.width * shot.height / 10);
 }
 
-TEST_CASE("wine: a bad option fails the Windows session with the same message and exit code") {
+TEST_CASE("a bad option fails the Windows session with the same message and exit code") {
     auto r = wine::run("seatmark.exe", {"session", "--workload", "no-such-profile", "--duration", "1s"});
     INFO(r.out, r.err);
     CHECK(r.exit_code == 2);

@@ -40,7 +40,7 @@ inline std::string wine64() {
 
 // argv: xvfb-run -a wine64 EXE ARGS...
 inline std::vector<std::string> argv(const std::string& exe_name, std::vector<std::string> args) {
-    std::vector<std::string> a{"xvfb-run", "-a", "-s", "-screen 0 640x480x24", wine64(), exe(exe_name)};
+    std::vector<std::string> a{"/usr/bin/xvfb-run", "-a", "-s", "-screen 0 640x480x24", wine64(), exe(exe_name)};
     a.insert(a.end(), args.begin(), args.end());
     return a;
 }
