@@ -55,7 +55,10 @@ std::optional<EngineInstance> parse_engine_instance(std::string_view s) {
     if (!parse_prefix(t, e.pid, e.adapter)) return std::nullopt;
     if (t.size() < 11 || t[7] != "eng" || !number(t[8], e.engine) || t[9] != "engtype") return std::nullopt;
     // The type is the rest, underscores and all ("Compute_0" on some drivers).
-    for (size_t i = 10; i < t.size(); ++i) e.engine_type += (i > 10 ? "_" : "") + std::string(t[i]);
+    for (size_t i = 10; i < t.size(); ++i) {
+        if (i > 10) e.engine_type += '_';
+        e.engine_type += t[i];
+    }
     if (e.engine_type.empty()) return std::nullopt;
     return e;
 }
