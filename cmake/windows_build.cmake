@@ -37,6 +37,9 @@ seatmark_header_target(glm::glm)
 seatmark_header_target(doctest::doctest)
 seatmark_header_target(stb::stb)
 seatmark_header_target(PkgConfig::XXHASH)
+# Eigen's own folder holds only Eigen, so it is used where it lies.
+add_library(Eigen3::Eigen INTERFACE IMPORTED GLOBAL)
+set_target_properties(Eigen3::Eigen PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${SEATMARK_HOST_INCLUDE}/eigen3)
 # xxHash as inline functions: there is no MinGW libxxhash to link.
 set_target_properties(PkgConfig::XXHASH PROPERTIES INTERFACE_COMPILE_DEFINITIONS XXH_INLINE_ALL)
 seatmark_header_target(Boost::headers)
