@@ -8,11 +8,12 @@ namespace seatmark::store {
 
 namespace {
 
-constexpr std::array<std::pair<RunStatus, std::string_view>, 4> run_names{{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 5> run_names{{
     {RunStatus::running, "running"},
     {RunStatus::finished, "finished"},
     {RunStatus::aborted, "aborted"},
     {RunStatus::crashed, "crashed"},
+    {RunStatus::degraded, "degraded"},
 }};
 
 constexpr std::array<std::pair<SessionEnd, std::string_view>, 9> end_names{{

@@ -10,7 +10,8 @@
 
 namespace seatmark::store {
 
-enum class RunStatus { running, finished, aborted, crashed };
+// degraded: a pool run that lost a host (hosts.status 'lost'); the survivors' data is complete.
+enum class RunStatus { running, finished, aborted, crashed, degraded };
 
 // How a session ended. `running` until the orchestrator records its end.
 enum class SessionEnd {
@@ -44,12 +45,26 @@ struct RunInfo {
     std::string host;              // hostname of the orchestrator writing the file
     int64_t started_unix_ns = 0;   // 0: the writer takes the wall clock now
     int64_t mono_origin_ns = 0;    // CLOCK_MONOTONIC at the same instant; 0: now_ns()
+    std::string pool_id;           // a pool run's id (the same on every host); "" for a single host
 };
+
+// hosts.role: who the host is to the file that records it.
+inline constexpr std::string_view role_orchestrator = "orchestrator";  // wrote the file (single host, MPI rank 0)
+inline constexpr std::string_view role_rank = "rank";                  // another MPI rank's orchestrator
+inline constexpr std::string_view role_joined = "joined";              // sessions joined over TCP from it
 
 struct HostInfo {
     std::string hostname, cpu_model;
     int64_t cpu_count = 0, mem_total_bytes = 0;
     std::string os, kernel, gpu, driver, vulkan_device;
+    std::optional<int> rank;                  // MPI rank; nullopt outside MPI
+    std::string role{role_orchestrator};      // role_orchestrator, role_rank or role_joined
+    int64_t clock_offset_ns = 0;              // added to its monotonic stamps -> this file's time base
+    std::optional<int64_t> clock_uncertainty_ns;  // nullopt: the same clock
+    bool lost = false;                        // hosts.status 'lost' (else 'ok')
+    std::optional<int> lost_step;             // steps.idx it was lost in
+    std::optional<std::string> lost_detail;   // how
+    std::string agent = "local";              // 'local', 'agent' or 'none: <reason>'
 };
 
 struct StepInfo {
@@ -71,6 +86,7 @@ struct StepEnd {  // end_step(): a measurement window closed and was judged; ide
 // (repeat >= 0) or the step pooled over all its windows (repeat == pooled_repeat).
 inline constexpr int pooled_repeat = -1;
 struct VerdictRow {
+    std::string host;  // "": the pool (the whole run); a hostname: that host's own verdict
     int step_idx = 0;
     int repeat = pooled_repeat;
     int target_sessions = 0;
@@ -94,11 +110,12 @@ struct SessionDevice {  // what the session reported it really got
 };
 
 struct SessionInfo {
-    int id = 0;              // session number within the run
+    int id = 0;              // session number within the run (unique over the pool)
     std::string profile;     // workload profile name
     int64_t pid = 0;
     SessionDevice device;    // may be filled later with set_session_device()
     int64_t started_ns = 0;
+    std::string host;        // hostname it runs on; "": the writer's own host (RunInfo::host)
 };
 
 struct SessionResult {  // update_session_end()
@@ -146,6 +163,7 @@ struct SampleRow {
     std::string source;             // 'proc', 'nvml', 'drm', 'software', ...
     std::string metric;             // e.g. 'gpu_util', 'cpu_ns', 'mem_bytes'
     double value = 0;
+    std::string host;               // "": the file writer's own host
 };
 
 struct EventRow {
@@ -153,6 +171,7 @@ struct EventRow {
     std::optional<int> session_id;  // nullopt: run-wide
     std::string kind;               // e.g. 'step-begin', 'session-crash', 'sampler-error'
     std::string detail;
+    std::string host;               // "": the file writer's own host, or run-wide
 };
 
 }  // namespace seatmark::store

@@ -11,11 +11,14 @@ namespace seatmark::store {
 // SQLite keeps the text of each CREATE TABLE, comments included, so `sqlite3 run.db .schema`
 // shows this documentation too.
 const char* const schema_sql = R"sql(
--- seatmark run database, schema version 2 (PRAGMA user_version = 2, application_id = 0x53454154 'SEAT').
--- One file per run, written by `seatmark run`, read by report, check and monitor.
+-- seatmark run database, schema version 3 (PRAGMA user_version = 3, application_id = 0x53454154 'SEAT').
+-- One file per run, written by `seatmark run` (one per host in a pool run; `seatmark merge`
+-- joins them), read by report, check and monitor. Every row is keyed by host: a single-host run
+-- is a pool of one.
 -- Times: *_unix_ns are wall-clock ns since the Unix epoch (CLOCK_REALTIME). Every other *_ns
--- column that is a point in time is CLOCK_MONOTONIC ns on the run's host (common/clock.h), the
--- clock sessions stamp frames with; runs.mono_origin_ns relates the two:
+-- column that is a point in time is in one time base per file: CLOCK_MONOTONIC ns of the host
+-- that wrote the file (common/clock.h), the clock sessions stamp frames with; other hosts'
+-- stamps are converted into it with hosts.clock_offset_ns. runs.mono_origin_ns relates the two:
 --   unix_ns ~= runs.started_unix_ns + (t_ns - runs.mono_origin_ns).
 -- REFERENCES clauses document relations; they are not enforced (foreign_keys is off) to keep
 -- ingest fast. Indexes are created when the run finishes (see index_sql), not during it.
@@ -30,11 +33,14 @@ CREATE TABLE runs (
   ended_unix_ns   INTEGER,              -- wall clock when the run ended; NULL until then
   mono_origin_ns  INTEGER NOT NULL,     -- CLOCK_MONOTONIC at the same instant as started_unix_ns
   status          TEXT NOT NULL DEFAULT 'running'
-                  CHECK (status IN ('running','finished','aborted','crashed')),
+                  CHECK (status IN ('running','finished','aborted','crashed','degraded')),
                   -- 'running' until the run ends. A file whose writer died keeps 'running';
-                  -- readers report such a run as crashed (did not finish).
-  max_density     INTEGER               -- sessions: the last step such that it and every step below
+                  -- readers report such a run as crashed (did not finish). 'degraded': a pool
+                  -- run that lost a host (hosts.status); the survivors' data is complete.
+  max_density     INTEGER,              -- sessions: the last step such that it and every step below
                                         -- passed (0: none); NULL until the run ended
+  pool_id         TEXT NOT NULL DEFAULT ''  -- a pool run's id, the same in every host's database of
+                                        -- one MPI run (merge refuses to mix runs); '' for a single host
 ) STRICT;
 
 CREATE TABLE hosts (
@@ -48,6 +54,19 @@ CREATE TABLE hosts (
   gpu             TEXT NOT NULL,        -- GPU model ('' when none)
   driver          TEXT NOT NULL,        -- GPU driver name and version ('' when none)
   vulkan_device   TEXT NOT NULL,        -- the Vulkan device sessions were asked to use
+  rank            INTEGER,              -- MPI rank in a pool run; NULL outside MPI
+  role            TEXT NOT NULL DEFAULT 'orchestrator'
+                  CHECK (role IN ('orchestrator','rank','joined')),
+                  -- 'orchestrator': wrote the file (single host, or MPI rank 0); 'rank': another
+                  -- MPI rank's orchestrator; 'joined': sessions that joined over TCP from it
+  clock_offset_ns INTEGER NOT NULL DEFAULT 0,  -- added to this host's monotonic stamps to put them
+                                        -- in this file's time base (0 for the writer itself)
+  clock_uncertainty_ns INTEGER,         -- +- bound of that offset (half the best round trip); NULL: same clock
+  status          TEXT NOT NULL DEFAULT 'ok' CHECK (status IN ('ok','lost')),
+  lost_step       INTEGER,              -- steps.idx during which the host was lost; NULL when ok
+  lost_detail     TEXT,                 -- how it was lost (e.g. 'no answer within 30 s at window open')
+  agent           TEXT NOT NULL DEFAULT 'local',  -- how host figures were sampled: 'local', 'agent',
+                                        -- or 'none: <reason>'
   PRIMARY KEY (run_id, hostname)
 ) STRICT;
 
@@ -65,12 +84,15 @@ CREATE TABLE steps (
   PRIMARY KEY (run_id, idx, repeat)
 ) STRICT;
 
+-- Steps are run-wide: in a pool run windows open and close at the same instant on every host.
 -- The verdicts as the orchestrator judged them (core/step_rules.h), written when judged: one
 -- row per measurement window (repeat >= 0, the window of steps(idx, repeat)) and one per step
--- pooled over all its windows (repeat = -1). `seatmark report` recomputes them from the frames
--- with the same rules and says where they differ. Figures are over the judged sessions.
+-- pooled over all its windows (repeat = -1), for the pool (host = '') and, in a pool run, for
+-- each host's own sessions (host = hosts.hostname). `seatmark report` recomputes them from the
+-- frames with the same rules and says where they differ. Figures are over the judged sessions.
 CREATE TABLE verdicts (
   run_id          INTEGER NOT NULL REFERENCES runs(id),
+  host            TEXT NOT NULL DEFAULT '',  -- '': the pool (the whole run); a hostname: that host's own verdict
   step_idx        INTEGER NOT NULL,     -- steps.idx
   repeat          INTEGER NOT NULL,     -- steps.repeat of the window; -1: the step pooled over its windows
   target_sessions INTEGER NOT NULL,
@@ -92,21 +114,23 @@ CREATE TABLE verdicts (
   stutter_worst   REAL,                 -- share 0..1
   fairness        REAL,                 -- Jain's index over sessions' FPS
   gpu_mem_peak_pct REAL,                -- highest GPU memory use (the SLA's bound); -1: not checked
-  PRIMARY KEY (run_id, step_idx, repeat)
+  PRIMARY KEY (run_id, host, step_idx, repeat)
 ) STRICT;
 
 CREATE TABLE verdict_reasons (
   run_id          INTEGER NOT NULL REFERENCES runs(id),
-  step_idx        INTEGER NOT NULL,     -- verdicts(step_idx, repeat)
+  host            TEXT NOT NULL DEFAULT '',  -- verdicts(host, step_idx, repeat)
+  step_idx        INTEGER NOT NULL,
   repeat          INTEGER NOT NULL,
   ord             INTEGER NOT NULL,     -- 0: the most telling reason
   reason          TEXT NOT NULL,        -- e.g. 'session 3: p95 45.0 ms > 33.3 ms'
-  PRIMARY KEY (run_id, step_idx, repeat, ord)
+  PRIMARY KEY (run_id, host, step_idx, repeat, ord)
 ) STRICT;
 
 CREATE TABLE sessions (
   run_id          INTEGER NOT NULL REFERENCES runs(id),
-  id              INTEGER PRIMARY KEY,  -- session number within the run
+  id              INTEGER PRIMARY KEY,  -- session number within the run (unique over the pool)
+  host            TEXT NOT NULL,        -- hosts.hostname of the host the session ran on
   profile         TEXT NOT NULL,        -- workload profile name
   pid             INTEGER NOT NULL,     -- process id of `seatmark session`
   device_name     TEXT NOT NULL DEFAULT '',  -- Vulkan device the session really got
@@ -149,6 +173,7 @@ CREATE TABLE frames (
 
 CREATE TABLE samples (
   t_ns            INTEGER NOT NULL,     -- when the sample was taken (monotonic)
+  host            TEXT NOT NULL DEFAULT '',  -- hosts.hostname it was taken on; '': the file writer's own host
   session_id      INTEGER REFERENCES sessions(id),  -- NULL: host-wide
   source          TEXT NOT NULL,        -- 'proc', 'nvml', 'drm', 'software', ...
   metric          TEXT NOT NULL,        -- e.g. 'gpu_util', 'gpu_mem_bytes', 'cpu_ns'
@@ -157,6 +182,7 @@ CREATE TABLE samples (
 
 CREATE TABLE events (
   t_ns            INTEGER NOT NULL,     -- monotonic
+  host            TEXT NOT NULL DEFAULT '',  -- hosts.hostname it happened on; '': the file writer's own host / run-wide
   session_id      INTEGER REFERENCES sessions(id),  -- NULL: run-wide
   kind            TEXT NOT NULL,        -- e.g. 'step-begin', 'session-crash', 'sampler-error'
   detail          TEXT NOT NULL DEFAULT ''
@@ -209,7 +235,7 @@ void create_schema(const Db& db) {
     db.exec("COMMIT", "creating the schema");
 }
 
-void validate_schema(const Db& db) {
+int validate_schema(const Db& db) {
     const std::string& path = db.path();
     std::set<std::string> present;
     try {
@@ -236,13 +262,14 @@ void validate_schema(const Db& db) {
         throw InputError(path + ": schema version " + std::to_string(version) + " was written by a newer seatmark; "
                          "this one reads schema " + std::to_string(schema_version) +
                          ": read it with the seatmark that wrote it (runs.tool_version) or a newer one");
-    if (version != schema_version)
+    if (version < oldest_readable_version)
         throw InputError(path + ": schema version " + std::to_string(version) + " was written by an older seatmark; "
-                         "this one reads schema " + std::to_string(schema_version) +
-                         " (verdicts stored as rows): read it with the seatmark that wrote it, or run the plan again");
+                         "this one reads schema " + std::to_string(oldest_readable_version) + " to " +
+                         std::to_string(schema_version) + " (verdicts stored as rows): read it with the seatmark that wrote it, or run the plan again");
     for (std::string_view t : tables)
         if (!present.count(std::string(t)))
             throw InputError(path + ": not a seatmark run database (no '" + std::string(t) + "' table)");
+    return static_cast<int>(version);
 }
 
 bool indexes_present(const Db& db) {

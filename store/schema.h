@@ -11,7 +11,10 @@
 
 namespace seatmark::store {
 
-inline constexpr int schema_version = 2;                // PRAGMA user_version
+inline constexpr int schema_version = 3;                // PRAGMA user_version, what a writer writes
+// The oldest version a reader reads. Version 2 has no host columns: it reads as a pool of one
+// host (runs.host), every sample, event and verdict that host's (docs/store.md).
+inline constexpr int oldest_readable_version = 2;
 inline constexpr int32_t application_id = 0x53454154;   // PRAGMA application_id, 'SEAT'
 inline constexpr int64_t the_run_id = 1;                // one run per file: runs.id
 
@@ -21,7 +24,7 @@ extern const char* const schema_sql;
 // or by a reader that finds them missing after a writer died.
 extern const char* const index_sql;
 
-// The tables a version-1 file has, in schema order.
+// The tables every readable file has, in schema order.
 std::span<const std::string_view> table_names();
 
 // WAL, synchronous=NORMAL and the other settings a writing connection uses.
@@ -30,12 +33,13 @@ void configure_writer(const Db& db);
 // Creates every table in one transaction and stamps user_version and application_id.
 void create_schema(const Db& db);
 
-// Throws InputError unless `db` is a seatmark run database of schema_version:
+// Throws InputError unless `db` is a seatmark run database of a version from
+// oldest_readable_version to schema_version; returns its version.
 //   "x.db: not an SQLite database (expected a seatmark run database)"
 //   "x.db: not a seatmark run database (no 'runs' table)"
-//   "x.db: schema version 7, this seatmark reads 1"
+//   "x.db: schema version 7 was written by a newer seatmark; this one reads schema 3: ..."
 //   "x.db: damaged or truncated (database disk image is malformed); expected a complete seatmark run database"
-void validate_schema(const Db& db);
+int validate_schema(const Db& db);
 
 // True when every index of index_sql exists.
 bool indexes_present(const Db& db);

@@ -1,5 +1,7 @@
 #include "store/sqlite_handle.h"
 
+#include <cstdio>
+
 #include <utility>
 
 namespace seatmark::store {
@@ -112,6 +114,20 @@ std::optional<int64_t> Stmt::col_opt_int(int c) const {
 std::optional<std::string> Stmt::col_opt_text(int c) const {
     if (col_null(c)) return std::nullopt;
     return col_text(c);
+}
+
+std::string file_uri(const std::string& path, const char* query) {
+    std::string u = "file:";
+    for (unsigned char c : path) {
+        if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
+            char b[4];
+            std::snprintf(b, sizeof b, "%%%02X", c);
+            u += b;
+        } else {
+            u += char(c);
+        }
+    }
+    return u + "?" + query;
 }
 
 }  // namespace seatmark::store

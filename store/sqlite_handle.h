@@ -45,6 +45,10 @@ private:
     std::string path_;
 };
 
+// "file:" URI of a path, with the characters a URI gives meaning to escaped, and `query`
+// (e.g. "immutable=1", "mode=ro") after it.
+std::string file_uri(const std::string& path, const char* query);
+
 // "<path>: <what>: <message>" for rc on db (db may be null).
 std::string error_text(const std::string& path, sqlite3* db, int rc, const char* what);
 
@@ -71,6 +75,7 @@ public:
     bool step();  // true: a row is ready; false: done. Throws StoreError on failure (and resets).
     void run();   // step() to completion of a statement without rows, then reset()
     void reset() { sqlite3_reset(s_); }
+    sqlite3_stmt* get() const { return s_; }
 
     int64_t col_int(int c) const { return sqlite3_column_int64(s_, c); }
     double col_real(int c) const { return sqlite3_column_double(s_, c); }

@@ -46,21 +46,6 @@ void build_missing_indexes(const std::string& path) {
     }
 }
 
-// "file:" URI of a path, with the characters a URI gives meaning to escaped.
-std::string file_uri(const std::string& path, const char* query) {
-    std::string u = "file:";
-    for (unsigned char c : path) {
-        if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
-            char b[4];
-            std::snprintf(b, sizeof b, "%%%02X", c);
-            u += b;
-        } else {
-            u += char(c);
-        }
-    }
-    return u + "?" + query;
-}
-
 bool nonempty_file(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && st.st_size > 0;
@@ -105,7 +90,7 @@ Db open_read_only(const std::string& path, int extra_flags) {
 StoreReader::StoreReader(const std::string& path) : path_(path), probe_(open_for_probe(path)) {
     auto open_ro = [&] {
         db_ = open_read_only(path_);
-        validate_schema(db_);
+        version_ = validate_schema(db_);
     };
     open_ro();
     if (!indexes_present(db_) && !writer_alive()) {
@@ -129,9 +114,9 @@ StoreReader& StoreReader::operator=(StoreReader&& o) noexcept {
 }
 
 RunRow StoreReader::run() const {
-    Stmt s(db_,
-           "SELECT id, plan_text, plan_path, tool_version, host, started_unix_ns, ended_unix_ns,"
-           " mono_origin_ns, status, max_density FROM runs ORDER BY id LIMIT 1");
+    Stmt s(db_, std::string("SELECT id, plan_text, plan_path, tool_version, host, started_unix_ns, ended_unix_ns,"
+                            " mono_origin_ns, status, max_density, ") +
+                    (version_ >= 3 ? "pool_id" : "''") + " FROM runs ORDER BY id LIMIT 1");
     if (!s.step()) throw InputError(path_ + ": no run recorded (its writer stopped before the run began)");
     RunRow r;
     r.id = s.col_int(0);
@@ -144,13 +129,17 @@ RunRow StoreReader::run() const {
     r.mono_origin_ns = s.col_int(7);
     r.status = parse_run_status(s.col_text(8));
     r.max_density = s.col_opt_int(9);
+    r.pool_id = s.col_text(10);
     return r;
 }
 
 std::vector<HostRow> StoreReader::hosts() const {
-    Stmt s(db_,
-           "SELECT hostname, cpu_model, cpu_count, mem_total_bytes, os, kernel, gpu, driver, vulkan_device"
-           " FROM hosts ORDER BY hostname");
+    // Version 2 has one host, the writer's own: the defaults of its version-3 columns describe it.
+    const char* v3 = "rank, role, clock_offset_ns, clock_uncertainty_ns, status, lost_step, lost_detail, agent";
+    const char* v2 = "NULL, 'orchestrator', 0, NULL, 'ok', NULL, NULL, 'local'";
+    Stmt s(db_, std::string("SELECT hostname, cpu_model, cpu_count, mem_total_bytes, os, kernel, gpu, driver,"
+                            " vulkan_device, ") + (version_ >= 3 ? v3 : v2) +
+                    " FROM hosts ORDER BY rank IS NULL, rank, hostname");
     std::vector<HostRow> out;
     while (s.step()) {
         HostRow h;
@@ -163,6 +152,14 @@ std::vector<HostRow> StoreReader::hosts() const {
         h.gpu = s.col_text(6);
         h.driver = s.col_text(7);
         h.vulkan_device = s.col_text(8);
+        h.rank = opt_int(s.col_opt_int(9));
+        h.role = s.col_text(10);
+        h.clock_offset_ns = s.col_int(11);
+        h.clock_uncertainty_ns = s.col_opt_int(12);
+        h.lost = s.col_text(13) == "lost";
+        h.lost_step = opt_int(s.col_opt_int(14));
+        h.lost_detail = s.col_opt_text(15);
+        h.agent = s.col_text(16);
         out.push_back(std::move(h));
     }
     return out;
@@ -189,11 +186,21 @@ std::vector<StepRow> StoreReader::steps() const {
     return out;
 }
 
-std::vector<VerdictRow> StoreReader::verdicts() const {
+std::vector<VerdictRow> StoreReader::verdicts() const { return verdicts_where(std::string()); }
+
+std::vector<VerdictRow> StoreReader::host_verdicts(const std::string& host) const { return verdicts_where(host); }
+
+std::vector<VerdictRow> StoreReader::all_verdicts() const { return verdicts_where(std::nullopt); }
+
+std::vector<VerdictRow> StoreReader::verdicts_where(const std::optional<std::string>& host) const {
+    // Version 2 stored the pool's verdicts only (one host: the pool is that host).
+    const std::string host_col = version_ >= 3 ? "host" : "''";
     Stmt s(db_,
            "SELECT step_idx, repeat, target_sessions, t0_ns, t1_ns, judged_ns, pass, sessions, failures, frames,"
            " dropped, fps_median, fps_min, fps_max, p95_median_ms, p95_worst_ms, low1_worst_fps,"
-           " latency_p95_worst_ms, stutter_worst, fairness, gpu_mem_peak_pct FROM verdicts ORDER BY step_idx, repeat");
+           " latency_p95_worst_ms, stutter_worst, fairness, gpu_mem_peak_pct, " + host_col +
+           " FROM verdicts WHERE ?1 IS NULL OR " + host_col + " = ?1 ORDER BY " + host_col + ", step_idx, repeat");
+    s.bind_opt_text(1, host);
     // NULL is how a NaN figure was stored.
     auto real = [&s](int c) { return s.col_type(c) == SQLITE_NULL ? std::nan("") : s.col_real(c); };
     std::vector<VerdictRow> out;
@@ -220,13 +227,17 @@ std::vector<VerdictRow> StoreReader::verdicts() const {
         v.stutter_worst = real(18);
         v.fairness = real(19);
         v.gpu_mem_peak_pct = real(20);
+        v.host = s.col_text(21);
         out.push_back(std::move(v));
     }
-    Stmt r(db_, "SELECT step_idx, repeat, reason FROM verdict_reasons ORDER BY step_idx, repeat, ord");
+    Stmt r(db_, "SELECT step_idx, repeat, reason, " + host_col + " FROM verdict_reasons WHERE ?1 IS NULL OR " +
+                    host_col + " = ?1 ORDER BY " + host_col + ", step_idx, repeat, ord");
+    r.bind_opt_text(1, host);
     while (r.step()) {
         const int idx = static_cast<int>(r.col_int(0)), rep = static_cast<int>(r.col_int(1));
+        const std::string h = r.col_text(3);
         for (auto& v : out)
-            if (v.step_idx == idx && v.repeat == rep) {
+            if (v.step_idx == idx && v.repeat == rep && v.host == h) {
                 v.reasons.push_back(r.col_text(2));
                 break;
             }
@@ -235,10 +246,12 @@ std::vector<VerdictRow> StoreReader::verdicts() const {
 }
 
 std::vector<SessionRow> StoreReader::sessions() const {
+    // Version 2: every session ran on the writer's host.
+    const char* host_col = version_ >= 3 ? "host" : "(SELECT host FROM runs ORDER BY id LIMIT 1)";
     Stmt s(db_,
-           "SELECT id, profile, pid, device_name, device_type, driver_name, driver_info, software,"
-           " started_ns, ended_ns, end_reason, exit_code, signal, frames_sent, frames_received,"
-           " frames_lost, detail, model_open_ms FROM sessions ORDER BY id");
+           std::string("SELECT id, profile, pid, device_name, device_type, driver_name, driver_info, software,"
+                       " started_ns, ended_ns, end_reason, exit_code, signal, frames_sent, frames_received,"
+                       " frames_lost, detail, model_open_ms, ") + host_col + " FROM sessions ORDER BY id");
     std::vector<SessionRow> out;
     while (s.step()) {
         SessionRow r;
@@ -260,6 +273,7 @@ std::vector<SessionRow> StoreReader::sessions() const {
         r.frames_lost = s.col_int(15);
         r.detail = s.col_text(16);
         if (!s.col_null(17)) r.model_open_ms = s.col_real(17);
+        r.host = s.col_text(18);
         out.push_back(std::move(r));
     }
     return out;
@@ -294,15 +308,16 @@ uint64_t StoreReader::frame_count(int session_id) const {
 }
 
 std::vector<SampleRow> StoreReader::samples(const SampleQuery& q) const {
+    const std::string host_col = version_ >= 3 ? "host" : "''";
     Stmt s(db_,
-           "SELECT t_ns, session_id, source, metric, value FROM samples"
+           "SELECT t_ns, session_id, source, metric, value, " + host_col + " FROM samples"
            " WHERE (?1 = '' OR metric = ?1) AND (?2 = '' OR source = ?2)"
            " AND (?3 IS NULL OR session_id = ?3) AND (?4 = 0 OR session_id IS NULL)"
-           " AND t_ns >= ?5 AND t_ns < ?6 ORDER BY t_ns, rowid");
+           " AND t_ns >= ?5 AND t_ns < ?6 AND (?7 IS NULL OR " + host_col + " = ?7) ORDER BY t_ns, rowid");
     s.bind_text(1, q.metric).bind_text(2, q.source);
     if (q.session_id) s.bind_int(3, *q.session_id);
     else s.bind_null(3);
-    s.bind_int(4, q.host_wide ? 1 : 0).bind_int(5, q.t0).bind_int(6, q.t1);
+    s.bind_int(4, q.host_wide ? 1 : 0).bind_int(5, q.t0).bind_int(6, q.t1).bind_opt_text(7, q.host);
     std::vector<SampleRow> out;
     while (s.step()) {
         SampleRow r;
@@ -311,13 +326,15 @@ std::vector<SampleRow> StoreReader::samples(const SampleQuery& q) const {
         r.source = s.col_text(2);
         r.metric = s.col_text(3);
         r.value = s.col_real(4);
+        r.host = s.col_text(5);
         out.push_back(std::move(r));
     }
     return out;
 }
 
 std::vector<EventRow> StoreReader::events() const {
-    Stmt s(db_, "SELECT t_ns, session_id, kind, detail FROM events ORDER BY t_ns, rowid");
+    Stmt s(db_, std::string("SELECT t_ns, session_id, kind, detail, ") + (version_ >= 3 ? "host" : "''") +
+                    " FROM events ORDER BY t_ns, rowid");
     std::vector<EventRow> out;
     while (s.step()) {
         EventRow r;
@@ -325,6 +342,7 @@ std::vector<EventRow> StoreReader::events() const {
         r.session_id = opt_int(s.col_opt_int(1));
         r.kind = s.col_text(2);
         r.detail = s.col_text(3);
+        r.host = s.col_text(4);
         out.push_back(std::move(r));
     }
     return out;
@@ -361,6 +379,7 @@ std::string describe(RunStatus s) {
         case RunStatus::finished: return "finished";
         case RunStatus::aborted: return "aborted";
         case RunStatus::crashed: return "did not finish (crashed)";
+        case RunStatus::degraded: return "degraded (a host was lost)";
     }
     return "?";
 }

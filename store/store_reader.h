@@ -20,6 +20,7 @@ struct SampleQuery {
     std::string source;              // "" : any
     std::optional<int> session_id;   // only this session's samples
     bool host_wide = false;          // only host-wide samples (session_id IS NULL)
+    std::optional<std::string> host; // only samples of this samples.host ("": the writer's own)
     int64_t t0 = std::numeric_limits<int64_t>::min();  // t_ns in [t0, t1)
     int64_t t1 = std::numeric_limits<int64_t>::max();
 };
@@ -41,9 +42,17 @@ public:
     const std::string& path() const { return path_; }
 
     RunRow run() const;  // throws InputError when the writer died before storing the run
-    std::vector<HostRow> hosts() const;
-    std::vector<StepRow> steps() const;        // by idx, repeat
-    std::vector<VerdictRow> verdicts() const;  // by step, repeat (the pooled one, -1, first); with reasons
+    // The file's schema version (oldest_readable_version .. schema_version). A version-2 file
+    // reads as a pool of one: its sessions' host is runs.host, its samples', events' and
+    // verdicts' host is "", its host row has the defaults of the version-3 columns.
+    int schema_version() const { return version_; }
+    std::vector<HostRow> hosts() const;        // by rank (NULL last), then hostname
+    std::vector<StepRow> steps() const;        // by idx, repeat (run-wide)
+    // The pool's verdicts (host ""; in a single-host run the run's): by step, repeat (the pooled
+    // one, -1, first); with reasons.
+    std::vector<VerdictRow> verdicts() const;
+    std::vector<VerdictRow> host_verdicts(const std::string& host) const;  // that host's own verdicts
+    std::vector<VerdictRow> all_verdicts() const;  // every row, by host ("" first), step, repeat
     std::vector<SessionRow> sessions() const;  // by id
     std::vector<FrameRecord> frames(int session_id) const;  // by seq
     std::vector<FrameRecord> frames_in(int session_id, int64_t t0, int64_t t1) const;  // t_begin in [t0, t1), by seq
@@ -61,7 +70,10 @@ public:
     std::vector<std::string> integrity_check() const;  // its messages
 
 private:
+    std::vector<VerdictRow> verdicts_where(const std::optional<std::string>& host) const;  // nullopt: all
+
     std::string path_;
+    int version_ = 0;
     FileHandle probe_;  // for writer_alive(); declared first: closed after db_ (writer_lock.h)
     Db db_;
 };

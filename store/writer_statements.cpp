@@ -37,13 +37,15 @@ WriterStatements::WriterStatements(const Db& db)
       commit_(db, "COMMIT", "committing"),
       rollback_(db, "ROLLBACK", "rolling back"),
       run_(db,
-           "INSERT INTO runs(id, plan_text, plan_path, tool_version, host, started_unix_ns, mono_origin_ns)"
-           " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+           "INSERT INTO runs(id, plan_text, plan_path, tool_version, host, started_unix_ns, mono_origin_ns, pool_id)"
+           " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
            "storing the run"),
       end_run_(db, "UPDATE runs SET status = ?2, ended_unix_ns = ?3, max_density = ?4 WHERE id = ?1", "storing the run's end"),
       host_(db,
             "INSERT OR REPLACE INTO hosts(run_id, hostname, cpu_model, cpu_count, mem_total_bytes, os,"
-            " kernel, gpu, driver, vulkan_device) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            " kernel, gpu, driver, vulkan_device, rank, role, clock_offset_ns, clock_uncertainty_ns, status,"
+            " lost_step, lost_detail, agent)"
+            " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             "storing a host"),
       step_(db,
             "INSERT OR REPLACE INTO steps(run_id, idx, repeat, target_sessions, started_ns)"
@@ -55,8 +57,8 @@ WriterStatements::WriterStatements(const Db& db)
                 "storing a step's end"),
       session_(db,
                "INSERT OR REPLACE INTO sessions(run_id, id, profile, pid, device_name, device_type,"
-               " driver_name, driver_info, software, started_ns)"
-               " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+               " driver_name, driver_info, software, started_ns, host)"
+               " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                "storing a session"),
       device_(db,
               "UPDATE sessions SET device_name = ?2, device_type = ?3, driver_name = ?4, driver_info = ?5,"
@@ -66,18 +68,19 @@ WriterStatements::WriterStatements(const Db& db)
                    "UPDATE sessions SET ended_ns = ?2, end_reason = ?3, exit_code = ?4, signal = ?5,"
                    " frames_sent = ?6, frames_received = ?7, frames_lost = ?8, detail = ?9, model_open_ms = ?10 WHERE id = ?1",
                    "storing a session's end"),
-      sample_(db, "INSERT INTO samples(t_ns, session_id, source, metric, value) VALUES(?1, ?2, ?3, ?4, ?5)",
+      sample_(db, "INSERT INTO samples(t_ns, session_id, source, metric, value, host) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
               "storing samples"),
-      event_(db, "INSERT INTO events(t_ns, session_id, kind, detail) VALUES(?1, ?2, ?3, ?4)",
+      event_(db, "INSERT INTO events(t_ns, session_id, kind, detail, host) VALUES(?1, ?2, ?3, ?4, ?5)",
              "storing an event"),
       verdict_(db,
                "INSERT OR REPLACE INTO verdicts(run_id, step_idx, repeat, target_sessions, t0_ns, t1_ns, judged_ns,"
                " pass, sessions, failures, frames, dropped, fps_median, fps_min, fps_max, p95_median_ms,"
-               " p95_worst_ms, low1_worst_fps, latency_p95_worst_ms, stutter_worst, fairness, gpu_mem_peak_pct)"
+               " p95_worst_ms, low1_worst_fps, latency_p95_worst_ms, stutter_worst, fairness, gpu_mem_peak_pct, host)"
                " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
-               " ?21, ?22)",
+               " ?21, ?22, ?23)",
                "storing a verdict"),
-      reason_(db, "INSERT OR REPLACE INTO verdict_reasons(run_id, step_idx, repeat, ord, reason) VALUES(?1, ?2, ?3, ?4, ?5)",
+      reason_(db, "INSERT OR REPLACE INTO verdict_reasons(run_id, step_idx, repeat, ord, reason, host)"
+                  " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
               "storing a verdict's reasons") {
     for (int k = 0; k < kFrameInsertSizes; ++k) frames_.emplace_back(db, multi_row_frame_insert(1 << k), "storing frames");
 }
@@ -98,7 +101,8 @@ void WriterStatements::operator()(const cmd::BeginRun& c) {
     const RunInfo& r = c.run;
     run_.bind_int(1, the_run_id).bind_text(2, r.plan_text).bind_text(3, r.plan_path);
     run_.bind_text(4, r.tool_version).bind_text(5, r.host).bind_int(6, r.started_unix_ns);
-    run_.bind_int(7, r.mono_origin_ns).run();
+    run_.bind_int(7, r.mono_origin_ns).bind_text(8, r.pool_id).run();
+    run_host_ = r.host;
 }
 
 void WriterStatements::operator()(const cmd::EndRun& c) {
@@ -111,7 +115,10 @@ void WriterStatements::operator()(const cmd::AddHost& c) {
     host_.bind_int(1, the_run_id).bind_text(2, h.hostname).bind_text(3, h.cpu_model);
     host_.bind_int(4, h.cpu_count).bind_int(5, h.mem_total_bytes).bind_text(6, h.os);
     host_.bind_text(7, h.kernel).bind_text(8, h.gpu).bind_text(9, h.driver);
-    host_.bind_text(10, h.vulkan_device).run();
+    host_.bind_text(10, h.vulkan_device).bind_opt_int(11, opt64(h.rank)).bind_text(12, h.role);
+    host_.bind_int(13, h.clock_offset_ns).bind_opt_int(14, h.clock_uncertainty_ns);
+    host_.bind_text(15, h.lost ? "lost" : "ok").bind_opt_int(16, opt64(h.lost_step));
+    host_.bind_opt_text(17, h.lost_detail).bind_text(18, h.agent).run();
 }
 
 void WriterStatements::operator()(const cmd::BeginStep& c) {
@@ -132,7 +139,8 @@ void WriterStatements::operator()(const cmd::AddSession& c) {
     session_.bind_int(1, the_run_id).bind_int(2, s.id).bind_text(3, s.profile).bind_int(4, s.pid);
     session_.bind_text(5, s.device.device_name).bind_text(6, s.device.device_type);
     session_.bind_text(7, s.device.driver_name).bind_text(8, s.device.driver_info);
-    session_.bind_int(9, s.device.software ? 1 : 0).bind_int(10, s.started_ns).run();
+    session_.bind_int(9, s.device.software ? 1 : 0).bind_int(10, s.started_ns);
+    session_.bind_text(11, s.host.empty() ? run_host_ : s.host).run();
 }
 
 void WriterStatements::operator()(const cmd::SetDevice& c) {
@@ -185,14 +193,14 @@ void WriterStatements::add_frames(const std::vector<const cmd::AddFrames*>& batc
 void WriterStatements::operator()(const cmd::AddSamples& c) {
     for (const SampleRow& s : c.samples) {
         sample_.bind_int(1, s.t_ns).bind_opt_int(2, opt64(s.session_id)).bind_text(3, s.source);
-        sample_.bind_text(4, s.metric).bind_real(5, s.value).run();
+        sample_.bind_text(4, s.metric).bind_real(5, s.value).bind_text(6, s.host).run();
     }
 }
 
 void WriterStatements::operator()(const cmd::AddEvent& c) {
     const EventRow& e = c.event;
     event_.bind_int(1, e.t_ns).bind_opt_int(2, opt64(e.session_id)).bind_text(3, e.kind);
-    event_.bind_text(4, e.detail).run();
+    event_.bind_text(4, e.detail).bind_text(5, e.host).run();
 }
 
 void WriterStatements::operator()(const cmd::AddVerdict& c) {
@@ -204,10 +212,10 @@ void WriterStatements::operator()(const cmd::AddVerdict& c) {
     verdict_.bind_real(13, v.fps_median).bind_real(14, v.fps_min).bind_real(15, v.fps_max);
     verdict_.bind_real(16, v.p95_median_ms).bind_real(17, v.p95_worst_ms).bind_real(18, v.low1_worst_fps);
     verdict_.bind_real(19, v.latency_p95_worst_ms).bind_real(20, v.stutter_worst).bind_real(21, v.fairness);
-    verdict_.bind_real(22, v.gpu_mem_peak_pct).run();
+    verdict_.bind_real(22, v.gpu_mem_peak_pct).bind_text(23, v.host).run();
     for (size_t k = 0; k < v.reasons.size(); ++k) {
         reason_.bind_int(1, the_run_id).bind_int(2, v.step_idx).bind_int(3, v.repeat);
-        reason_.bind_int(4, static_cast<int64_t>(k)).bind_text(5, v.reasons[k]).run();
+        reason_.bind_int(4, static_cast<int64_t>(k)).bind_text(5, v.reasons[k]).bind_text(6, v.host).run();
     }
 }
 

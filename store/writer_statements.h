@@ -2,6 +2,7 @@
 // The writer thread's prepared statements: one per kind of row, prepared once, and the
 // transaction statements. apply() writes one data command (not Flush/Finish); add_frames() writes
 // the frames of several commands together.
+#include <string>
 #include <vector>
 
 #include "store/sqlite_handle.h"
@@ -43,6 +44,7 @@ private:
     static constexpr int kFrameInsertSizes = 6;  // frames_[k] inserts 2^k rows: 1 .. 32
     std::vector<Stmt> frames_;
     Stmt sample_, event_, verdict_, reason_;
+    std::string run_host_;  // runs.host: the host of a session whose SessionInfo::host is ""
 };
 
 }  // namespace seatmark::store

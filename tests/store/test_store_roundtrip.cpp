@@ -201,7 +201,7 @@ TEST_CASE("store: the file carries its schema version and application id") {
     const std::string db = dir.file("run.db");
     StoreWriter::open(db).finish();
     Db raw(db, SQLITE_OPEN_READONLY);
-    CHECK(raw.pragma_int("user_version") == 2);
+    CHECK(raw.pragma_int("user_version") == 3);
     CHECK(raw.pragma_int("application_id") == 0x53454154);
     Stmt mode(raw, "PRAGMA journal_mode");
     REQUIRE(mode.step());
@@ -268,7 +268,8 @@ TEST_CASE("store: frames from several threads are all stored, each session order
 }
 
 TEST_CASE("store: status and end-reason text match the schema's CHECK lists") {
-    for (RunStatus s : {RunStatus::running, RunStatus::finished, RunStatus::aborted, RunStatus::crashed})
+    for (RunStatus s : {RunStatus::running, RunStatus::finished, RunStatus::aborted, RunStatus::crashed,
+                        RunStatus::degraded})
         CHECK(parse_run_status(to_string(s)) == s);
     for (SessionEnd e : {SessionEnd::running, SessionEnd::ok, SessionEnd::crash, SessionEnd::hang,
                          SessionEnd::device_lost, SessionEnd::software_fallback, SessionEnd::killed,
@@ -283,7 +284,8 @@ TEST_CASE("store: every run status and session end reason round-trips through a 
     const std::vector<SessionEnd> ends = {SessionEnd::running, SessionEnd::ok, SessionEnd::crash,
                                           SessionEnd::hang, SessionEnd::device_lost, SessionEnd::software_fallback,
                                           SessionEnd::killed, SessionEnd::error, SessionEnd::protocol};
-    for (RunStatus status : {RunStatus::finished, RunStatus::aborted, RunStatus::crashed, RunStatus::running}) {
+    for (RunStatus status : {RunStatus::finished, RunStatus::aborted, RunStatus::crashed, RunStatus::running,
+                              RunStatus::degraded}) {
         CAPTURE(to_string(status));
         test::TempDir dir;
         const std::string path = dir.file("r.db");

@@ -1,0 +1,247 @@
+#include "store/merge_copy.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/pool_rules.h"
+#include "core/step_rules.h"
+#include "store/schema.h"
+#include "store/store_reader.h"
+
+namespace seatmark::store {
+
+MergeSource load_source(const std::string& path) {
+    StoreReader r(path);
+    MergeSource s;
+    s.path = path;
+    s.version = r.schema_version();
+    s.run = r.run();
+    s.status = r.effective_status();
+    s.hosts = r.hosts();
+    s.own.hostname = s.run.host;
+    for (const HostRow& h : s.hosts)
+        if (h.hostname == s.run.host) s.own = h;
+    for (const SessionRow& x : r.sessions()) s.session_ids.push_back(x.id);
+    s.verdicts = r.all_verdicts();
+    return s;
+}
+
+MergeWriter::MergeWriter(const std::string& out) : out_(out), lock_(create_locked(out)) {
+    try {
+        db_ = Db(out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI);
+        configure_writer(db_);
+        create_schema(db_);
+        st_.emplace(db_);
+    } catch (...) {
+        st_.reset();
+        db_ = Db();
+        for (const char* suffix : {"", "-wal", "-shm"}) ::unlink((out + suffix).c_str());
+        throw;
+    }
+}
+
+MergeWriter::~MergeWriter() {
+    if (committed_) return;
+    st_.reset();
+    db_ = Db();
+    lock_.close();
+    for (const char* suffix : {"", "-wal", "-shm"}) ::unlink((out_ + suffix).c_str());
+}
+
+void MergeWriter::add_host(const HostRow& h) {
+    st_->begin();
+    st_->apply(cmd::AddHost{h});
+    st_->commit();
+}
+
+void MergeWriter::exec_counted(const std::string& sql, int64_t off, int64_t shift, const std::string& host,
+                               int64_t* count) {
+    Stmt q(db_, sql, "copying rows");
+    // Parameters by name so each statement uses only those it needs.
+    if (int i = sqlite3_bind_parameter_index(q.get(), ":off")) q.bind_int(i, off);
+    if (int i = sqlite3_bind_parameter_index(q.get(), ":shift")) q.bind_int(i, shift);
+    if (int i = sqlite3_bind_parameter_index(q.get(), ":host")) q.bind_text(i, host);
+    q.run();
+    if (count) *count += sqlite3_changes64(db_.get());
+}
+
+void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
+    {
+        Stmt attach(db_, "ATTACH DATABASE ?1 AS src", "opening an input");
+        attach.bind_text(1, file_uri(s.path, "mode=ro")).run();
+    }
+    const bool v3 = s.version >= 3;
+    // '' in a host column means the file writer's own host: the input's runs.host.
+    const std::string host = v3 ? "CASE WHEN host = '' THEN :host ELSE host END" : ":host";
+    const int64_t off = s.offset_ns, shift = s.session_shift;
+    st_->begin();
+    exec_counted(
+        "INSERT OR IGNORE INTO main.steps(run_id, idx, repeat, target_sessions, started_ns, window_start_ns,"
+        " window_end_ns, ended_ns, verdict, detail) SELECT run_id, idx, repeat, target_sessions, started_ns + :off,"
+        " window_start_ns + :off, window_end_ns + :off, ended_ns + :off, verdict, detail FROM src.steps",
+        off, shift, s.run.host, nullptr);
+    exec_counted(
+        "INSERT INTO main.sessions(run_id, id, host, profile, pid, device_name, device_type, driver_name, driver_info,"
+        " software, started_ns, ended_ns, end_reason, exit_code, signal, frames_sent, frames_received, frames_lost,"
+        " model_open_ms, detail) SELECT run_id, id + :shift, " + host + ", profile, pid, device_name, device_type,"
+        " driver_name, driver_info, software, started_ns + :off, ended_ns + :off, end_reason, exit_code, signal,"
+        " frames_sent, frames_received, frames_lost, model_open_ms, detail FROM src.sessions",
+        off, shift, s.run.host, &m.sessions);
+    // t_present_ns 0: not stamped (files from before it existed).
+    exec_counted(
+        "INSERT INTO main.frames(session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode,"
+        " flags, begin_interval_ns, t_present_ns) SELECT session_id + :shift, seq, t_begin_ns + :off, cpu_ns, gpu_ns,"
+        " interval_ns, latency_ns, stretch, mode, flags, begin_interval_ns,"
+        " CASE WHEN t_present_ns = 0 THEN 0 ELSE t_present_ns + :off END FROM src.frames ORDER BY rowid",
+        off, shift, s.run.host, &m.frames);
+    exec_counted("INSERT INTO main.samples(t_ns, host, session_id, source, metric, value) SELECT t_ns + :off, " +
+                     host + ", session_id + :shift, source, metric, value FROM src.samples ORDER BY rowid",
+                 off, shift, s.run.host, &m.samples);
+    exec_counted("INSERT INTO main.events(t_ns, host, session_id, kind, detail) SELECT t_ns + :off, " + host +
+                     ", session_id + :shift, kind, detail FROM src.events ORDER BY rowid",
+                 off, shift, s.run.host, &m.events);
+    // A pool run's host database names its own verdicts by host and holds the pool's as ''; a
+    // single-host database's '' rows are that host's own.
+    const bool named = std::any_of(s.verdicts.begin(), s.verdicts.end(),
+                                   [&](const VerdictRow& v) { return v.host == s.run.host; });
+    for (VerdictRow v : s.verdicts) {
+        const bool own = named ? v.host == s.run.host : v.host.empty();
+        if (!own) continue;
+        v.host = s.run.host;
+        v.t0_ns += off;
+        v.t1_ns += off;
+        v.judged_ns += off;
+        st_->apply(cmd::AddVerdict{v});
+        host_rows_.push_back(v);
+        ++m.verdicts;
+    }
+    st_->commit();
+    db_.exec("DETACH DATABASE src", "closing an input");
+}
+
+namespace {
+
+core::HostVerdict host_verdict_of(const VerdictRow& v) {
+    core::HostVerdict h;
+    h.host = v.host;
+    core::StepVerdict& x = h.verdict;
+    x.target = static_cast<uint32_t>(v.target_sessions);
+    x.failures = static_cast<uint32_t>(v.failures);
+    x.frames = static_cast<uint64_t>(v.frames);
+    x.dropped = static_cast<uint64_t>(v.dropped);
+    x.fps_median = v.fps_median;
+    x.fps_min = v.fps_min;
+    x.fps_max = v.fps_max;
+    x.p95_median_ms = v.p95_median_ms;
+    x.p95_worst_ms = v.p95_worst_ms;
+    x.low1_worst_fps = v.low1_worst_fps;
+    x.latency_p95_worst_ms = v.latency_p95_worst_ms;
+    x.stutter_worst = v.stutter_worst;
+    x.fairness = v.fairness;
+    x.gpu_mem_peak_pct = v.gpu_mem_peak_pct;
+    x.pass = v.pass;
+    x.reasons = v.reasons;
+    h.sessions_judged = static_cast<uint64_t>(v.sessions);
+    return h;
+}
+
+}  // namespace
+
+bool MergeWriter::write_pool_verdicts(const std::vector<MergeSource>& src, const std::vector<MergedHost>& hosts) {
+    const MergeSource& r = src.front();
+    const bool named = std::any_of(r.verdicts.begin(), r.verdicts.end(),
+                                   [&](const VerdictRow& v) { return v.host == r.run.host; });
+    std::vector<VerdictRow> rows;
+    bool combined = false;
+    if (named) {  // judged live by the pool's coordinator, over every host's session figures
+        for (const VerdictRow& v : r.verdicts)
+            if (v.host.empty()) rows.push_back(v);
+    }
+    if (rows.empty()) {
+        combined = true;
+        std::map<std::pair<int, int>, std::vector<const VerdictRow*>> spans;
+        for (const VerdictRow& v : host_rows_) spans[{v.step_idx, v.repeat}].push_back(&v);
+        for (auto& [key, list] : spans) {
+            std::vector<core::HostVerdict> hv;
+            VerdictRow p;
+            p.step_idx = key.first;
+            p.repeat = key.second;
+            p.t0_ns = list.front()->t0_ns;
+            p.t1_ns = list.front()->t1_ns;
+            for (const VerdictRow* v : list) {
+                hv.push_back(host_verdict_of(*v));
+                p.sessions += v->sessions;
+                p.t0_ns = std::min(p.t0_ns, v->t0_ns);
+                p.t1_ns = std::max(p.t1_ns, v->t1_ns);
+                p.judged_ns = std::max(p.judged_ns, v->judged_ns);
+            }
+            core::StepVerdict x = core::pool_verdict(hv);
+            // A host lost during this step has no row for it: the pool did not pass the step.
+            for (const MergedHost& h : hosts)
+                if (h.lost && std::none_of(list.begin(), list.end(), [&](const VerdictRow* v) { return v->host == h.hostname; })) {
+                    x.pass = false;
+                    x.reasons.push_back(h.hostname + ": lost before this span was judged");
+                }
+            p.target_sessions = static_cast<int>(x.target);
+            p.pass = x.pass;
+            p.failures = x.failures;
+            p.frames = static_cast<int64_t>(x.frames);
+            p.dropped = static_cast<int64_t>(x.dropped);
+            p.fps_median = x.fps_median;
+            p.fps_min = x.fps_min;
+            p.fps_max = x.fps_max;
+            p.p95_median_ms = x.p95_median_ms;
+            p.p95_worst_ms = x.p95_worst_ms;
+            p.low1_worst_fps = x.low1_worst_fps;
+            p.latency_p95_worst_ms = x.latency_p95_worst_ms;
+            p.stutter_worst = x.stutter_worst;
+            p.fairness = x.fairness;
+            p.gpu_mem_peak_pct = x.gpu_mem_peak_pct;
+            p.reasons = x.reasons;
+            rows.push_back(std::move(p));
+        }
+    }
+    st_->begin();
+    for (VerdictRow& v : rows) {
+        v.host.clear();
+        st_->apply(cmd::AddVerdict{v});
+    }
+    st_->commit();
+    pool_rows_ = std::move(rows);
+    return combined;
+}
+
+std::optional<int64_t> MergeWriter::pool_max_density() const {
+    std::vector<const VerdictRow*> steps;
+    for (const VerdictRow& v : pool_rows_)
+        if (v.repeat == pooled_repeat) steps.push_back(&v);
+    std::sort(steps.begin(), steps.end(), [](auto* a, auto* b) { return a->step_idx < b->step_idx; });
+    std::vector<core::StepPass> pass;
+    for (const VerdictRow* v : steps) pass.push_back({static_cast<uint32_t>(v->target_sessions), v->pass});
+    return static_cast<int64_t>(core::max_density(pass).sessions);
+}
+
+void MergeWriter::write_run(const RunRow& ref, RunStatus status, std::optional<int64_t> ended_unix_ns,
+                            std::optional<int64_t> max_density) {
+    st_->begin();
+    st_->apply(cmd::BeginRun{static_cast<const RunInfo&>(ref)});
+    if (status != RunStatus::running && status != RunStatus::crashed)
+        st_->apply(cmd::EndRun{status, ended_unix_ns.value_or(0), max_density});
+    else
+        db_.exec("UPDATE runs SET status = 'crashed' WHERE id = 1", "storing the run's status");
+    st_->commit();
+}
+
+void MergeWriter::commit() {
+    db_.exec(index_sql, "building indexes");
+    db_.exec("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing");
+    st_.reset();
+    db_.close();
+    lock_.close();
+    committed_ = true;
+}
+
+}  // namespace seatmark::store

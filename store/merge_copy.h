@@ -1,0 +1,66 @@
+#pragma once
+// The parts of `seatmark merge` (store/merge.h) that read one input and write the output: an
+// input's metadata, and the writer that copies its rows (ATTACH + INSERT ... SELECT, with time
+// stamps moved by the host's clock offset and session numbers shifted) and writes the pool rows.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/merge.h"
+#include "store/records.h"
+#include "store/sqlite_handle.h"
+#include "store/writer_lock.h"
+#include "store/writer_statements.h"
+
+namespace seatmark::store {
+
+struct MergeSource {
+    std::string path;
+    int version = 0;  // schema version of the file
+    RunRow run;
+    RunStatus status = RunStatus::running;  // effective (crashed when its writer died)
+    std::vector<HostRow> hosts;
+    HostRow own;                      // the row of its own host (runs.host)
+    std::vector<int> session_ids;
+    std::vector<VerdictRow> verdicts; // every row
+    int64_t offset_ns = 0;            // into the reference's time base
+    bool offset_known = false;
+    int64_t session_shift = 0;
+};
+
+// Reads an input's metadata; throws InputError as StoreReader does.
+MergeSource load_source(const std::string& path);
+
+class MergeWriter {
+public:
+    explicit MergeWriter(const std::string& out);  // creates `out` (refused when it exists) with the schema
+    ~MergeWriter();                                // removes the output unless commit() ran
+    MergeWriter(const MergeWriter&) = delete;
+    MergeWriter& operator=(const MergeWriter&) = delete;
+
+    void add_host(const HostRow& h);
+    // Copies the steps (ones the output lacks), sessions, frames, samples, events and the
+    // host's own verdict rows of `s`; counts them into `m`.
+    void copy_rows(const MergeSource& s, MergedHost& m);
+    // The pool's verdict rows: the reference's (src.front()) when it has them, else combined
+    // from the hosts' rows with core::pool_verdict. Returns true when combined.
+    bool write_pool_verdicts(const std::vector<MergeSource>& src, const std::vector<MergedHost>& hosts);
+    std::optional<int64_t> pool_max_density() const;  // core::max_density over the pool's step rows
+    void write_run(const RunRow& ref, RunStatus status, std::optional<int64_t> ended_unix_ns,
+                   std::optional<int64_t> max_density);
+    void commit();  // builds the indexes, checkpoints, closes
+
+private:
+    void exec_counted(const std::string& sql, int64_t off, int64_t shift, const std::string& host, int64_t* count);
+
+    std::string out_;
+    FileHandle lock_;
+    Db db_;
+    std::optional<WriterStatements> st_;
+    std::vector<VerdictRow> host_rows_;  // every host's own rows, as written (host set, times moved)
+    std::vector<VerdictRow> pool_rows_;
+    bool committed_ = false;
+};
+
+}  // namespace seatmark::store

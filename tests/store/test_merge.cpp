@@ -1,0 +1,245 @@
+// `seatmark merge` on real SQLite files: the merged database is the union of the host
+// databases (row counts and sums per host), stamps moved by each host's clock offset, session
+// numbers kept or shifted, verdicts kept per host and the pool's added; mismatched inputs refused.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <tuple>
+#include <string>
+
+#include "common/errors.h"
+#include "store/merge.h"
+#include "store/sqlite_handle.h"
+#include "store/store_reader.h"
+#include "store/store_writer.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::store;
+
+namespace {
+
+struct HostDb {
+    std::string host;
+    int rank = 0;
+    int first_session = 0;  // session numbers first_session, first_session + 1
+    int64_t t0 = 0;         // its clock at the run's start
+    bool pass = true;
+    std::string plan = "name = \"pool\"";
+    std::string pool_id = "pool-1";
+    std::vector<HostInfo> others;  // rows for the other hosts (offsets into this file's time base)
+    bool pool_rows = false;        // also the pool's '' rows (rank 0 of a live pool run)
+};
+
+void make_host_db(const std::string& path, const HostDb& h) {
+    StoreWriter w = StoreWriter::open(path);
+    w.begin_run({.plan_text = h.plan, .plan_path = "", .tool_version = "t", .host = h.host, .pool_id = h.pool_id});
+    w.add_host({.hostname = h.host, .cpu_model = "cpu-" + h.host, .rank = h.rank,
+                .role = std::string(h.rank == 0 ? role_orchestrator : role_rank)});
+    for (const HostInfo& o : h.others) w.add_host(o);
+    w.begin_step({.idx = 0, .repeat = 0, .target_sessions = 4, .started_ns = h.t0});
+    for (int s = h.first_session; s < h.first_session + 2; ++s) {
+        w.add_session({.id = s, .profile = "p", .pid = 100 + s, .device = {}, .started_ns = h.t0 + 1});
+        std::vector<FrameRecord> frames(50);
+        for (size_t i = 0; i < frames.size(); ++i) {
+            frames[i].seq = i;
+            frames[i].t_begin_ns = h.t0 + 1000 + int64_t(i) * 16'000'000;
+            frames[i].t_present_ns = frames[i].t_begin_ns + 5;
+            frames[i].cpu_ns = 7 + s;
+            frames[i].interval_ns = 16'000'000;
+        }
+        w.add_frames(s, std::move(frames));
+        w.add_sample({.t_ns = h.t0 + 2, .session_id = s, .source = "proc", .metric = "cpu_pct", .value = 10.0 + s});
+        w.update_session_end({.id = s, .ended_ns = h.t0 + 2'000'000'000, .reason = SessionEnd::ok});
+    }
+    w.add_sample({.t_ns = h.t0 + 3, .session_id = {}, .source = "proc", .metric = "host_cpu_pct", .value = 50});
+    w.add_event({.t_ns = h.t0 + 4, .session_id = {}, .kind = "step-begin", .detail = "0"});
+    w.end_step({.idx = 0, .repeat = 0, .window_start_ns = h.t0 + 10, .window_end_ns = h.t0 + 20, .ended_ns = h.t0 + 30,
+                .verdict = h.pass ? "pass" : "fail", .detail = ""});
+    for (int rep : {0, -1}) {
+        VerdictRow v{.host = h.pool_rows ? h.host : "", .step_idx = 0, .repeat = rep, .target_sessions = 2,
+                     .t0_ns = h.t0 + 10, .t1_ns = h.t0 + 20, .judged_ns = h.t0 + 25, .pass = h.pass, .sessions = 2,
+                     .failures = 0, .frames = 100, .dropped = 0, .fps_median = 60, .fps_min = 59, .fps_max = 61};
+        if (!h.pass) v.reasons = {"session " + std::to_string(h.first_session) + ": p95 50 ms > 33.3 ms"};
+        w.add_verdict(v);
+        if (h.pool_rows) {
+            v.host = "";
+            v.target_sessions = 4;
+            v.reasons = {"live pool row"};
+            w.add_verdict(v);
+        }
+    }
+    w.end_run(RunStatus::finished, 0, h.pass ? 2 : 0);
+    w.finish();
+}
+
+int64_t scalar(const std::string& db, const std::string& sql) {
+    Db d(db, SQLITE_OPEN_READONLY);
+    Stmt s(d, sql);
+    return s.step() ? s.col_int(0) : -1;
+}
+
+std::string merge_error(const std::string& out, const std::vector<std::string>& in) {
+    try {
+        merge_databases(out, in);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("merge: the merged database is the union of the host databases, in rank 0's time base") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("pool.db");
+    // b's clock runs 5 s ahead of a's: b's offset into a's time base is -5 s, as a recorded it.
+    const int64_t off_b = -5'000'000'000;
+    make_host_db(a, {.host = "a", .rank = 0, .first_session = 0, .t0 = 1'000'000'000,
+                     .others = {{.hostname = "b", .rank = 1, .role = std::string(role_rank), .clock_offset_ns = off_b,
+                                 .clock_uncertainty_ns = 900}}});
+    make_host_db(b, {.host = "b", .rank = 1, .first_session = 100000, .t0 = 6'000'000'500, .pass = false,
+                     .others = {{.hostname = "a", .rank = 0, .clock_offset_ns = -off_b, .clock_uncertainty_ns = 900}}});
+    // Given in any order: rank 0's file is the reference.
+    MergeResult r = merge_databases(out, {b, a});
+    CHECK(r.reference == "a");
+    REQUIRE(r.hosts.size() == 2);
+    CHECK(r.hosts[0].hostname == "a");
+    CHECK(r.hosts[1].clock_offset_ns == off_b);
+    CHECK(r.hosts[1].offset_known);
+    CHECK(r.hosts[1].session_id_shift == 0);  // numbers unique over the pool: kept
+    CHECK(r.status == RunStatus::finished);
+    CHECK(r.pool_verdicts_combined);
+    CHECK(r.max_density == 0);  // b failed the only step
+
+    // Row counts and sums per host equal the inputs'.
+    for (const auto& [host, file, off] : {std::tuple{std::string("a"), a, int64_t(0)}, std::tuple{std::string("b"), b, off_b}}) {
+        CAPTURE(host);
+        const std::string q = " FROM frames WHERE session_id IN (SELECT id FROM sessions WHERE host = '" + host + "')";
+        CHECK(scalar(out, "SELECT count(*)" + q) == scalar(file, "SELECT count(*) FROM frames"));
+        CHECK(scalar(out, "SELECT sum(cpu_ns)" + q) == scalar(file, "SELECT sum(cpu_ns) FROM frames"));
+        CHECK(scalar(out, "SELECT sum(t_begin_ns)" + q) ==
+              scalar(file, "SELECT sum(t_begin_ns) FROM frames") + 100 * off);
+        CHECK(scalar(out, "SELECT sum(t_present_ns)" + q) ==
+              scalar(file, "SELECT sum(t_present_ns) FROM frames") + 100 * off);
+        CHECK(scalar(out, "SELECT count(*) FROM sessions WHERE host = '" + host + "'") == 2);
+        CHECK(scalar(out, "SELECT count(*) FROM samples WHERE host = '" + host + "'") == 3);
+        CHECK(scalar(out, "SELECT sum(t_ns) FROM samples WHERE host = '" + host + "'") ==
+              scalar(file, "SELECT sum(t_ns) FROM samples") + 3 * off);
+        CHECK(scalar(out, "SELECT count(*) FROM events WHERE host = '" + host + "'") == 1);
+        CHECK(scalar(out, "SELECT count(*) FROM verdicts WHERE host = '" + host + "'") == 2);
+    }
+    StoreReader m(out);
+    CHECK(m.run().host == "a");
+    CHECK(m.run().pool_id == "pool-1");
+    CHECK(m.integrity_ok());
+    auto hosts = m.hosts();
+    REQUIRE(hosts.size() == 2);
+    CHECK(hosts[1].hostname == "b");
+    CHECK(hosts[1].role == "rank");
+    CHECK(hosts[1].clock_offset_ns == off_b);
+    CHECK(hosts[1].clock_uncertainty_ns == 900);
+    // b's session started 1 ns after b's t0, which is 500 ns after a's in a's time base.
+    auto sessions = m.sessions();
+    REQUIRE(sessions.size() == 4);
+    CHECK(sessions[2].id == 100000);
+    CHECK(sessions[2].started_ns == 1'000'000'501);
+    // Steps are run-wide: the reference's.
+    CHECK(m.steps().size() == 1);
+    CHECK(m.steps()[0].started_ns == 1'000'000'000);
+    // The pool's verdict fails because host b failed, naming it.
+    auto pool = m.verdicts();
+    REQUIRE(pool.size() == 2);
+    CHECK_FALSE(pool[0].pass);
+    CHECK(pool[0].target_sessions == 4);
+    CHECK(pool[0].sessions == 4);
+    CHECK(pool[0].frames == 200);
+    CHECK(pool[0].reasons == std::vector<std::string>{"b: session 100000: p95 50 ms > 33.3 ms"});
+    CHECK(std::isnan(pool[0].fps_median));  // not known from the hosts' rows alone
+    CHECK(m.host_verdicts("a").at(0).pass);
+    CHECK_FALSE(m.host_verdicts("b").at(0).pass);
+    CHECK(m.run().max_density == 0);
+}
+
+TEST_CASE("merge: colliding session numbers are shifted, files without offsets keep their stamps") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("m.db");
+    make_host_db(a, {.host = "a", .rank = 0, .first_session = 0, .t0 = 100});
+    make_host_db(b, {.host = "b", .rank = 1, .first_session = 0, .t0 = 200});
+    MergeResult r = merge_databases(out, {a, b});
+    CHECK(r.hosts[1].session_id_shift == 2);
+    CHECK_FALSE(r.hosts[1].offset_known);
+    CHECK(r.max_density == 4);  // both hosts passed: the pool passed its 4 sessions
+    StoreReader m(out);
+    auto s = m.sessions();
+    REQUIRE(s.size() == 4);
+    CHECK(s[2].id == 2);
+    CHECK(s[2].host == "b");
+    CHECK(s[2].started_ns == 201);
+    CHECK(m.frame_count(2) == 50);
+    CHECK(m.samples({.session_id = 3}).at(0).host == "b");
+}
+
+TEST_CASE("merge: the pool's live verdict rows of rank 0 are kept") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("m.db");
+    make_host_db(a, {.host = "a", .rank = 0, .first_session = 0, .t0 = 100, .pool_rows = true});
+    make_host_db(b, {.host = "b", .rank = 1, .first_session = 10, .t0 = 100, .pool_rows = true});
+    MergeResult r = merge_databases(out, {a, b});
+    CHECK_FALSE(r.pool_verdicts_combined);
+    StoreReader m(out);
+    CHECK(m.verdicts().at(0).reasons == std::vector<std::string>{"live pool row"});
+    CHECK(m.host_verdicts("b").size() == 2);
+    CHECK(m.all_verdicts().size() == 6);
+}
+
+TEST_CASE("merge: a host the survivors recorded as lost makes the run degraded") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), out = dir.file("m.db");
+    make_host_db(a, {.host = "a", .rank = 0, .t0 = 100,
+                     .others = {{.hostname = "b", .rank = 1, .role = std::string(role_rank), .lost = true,
+                                 .lost_step = 0, .lost_detail = "no answer within 5 s at window close"}}});
+    MergeResult r = merge_databases(out, {a});
+    CHECK(r.status == RunStatus::degraded);
+    REQUIRE(r.hosts.size() == 2);
+    CHECK(r.hosts[1].lost);
+    CHECK(r.hosts[1].file.empty());
+    StoreReader m(out);
+    CHECK(m.run().status == RunStatus::degraded);
+    auto h = m.hosts();
+    REQUIRE(h.size() == 2);
+    CHECK(h[1].lost);
+    CHECK(h[1].lost_step == 0);
+    CHECK(h[1].lost_detail == "no answer within 5 s at window close");
+    auto pool = m.verdicts();
+    REQUIRE_FALSE(pool.empty());
+    CHECK_FALSE(pool[0].pass);
+    CHECK(pool[0].reasons.back() == "b: lost before this span was judged");
+}
+
+TEST_CASE("merge: refuses files of different runs, a host twice, and an existing output") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), b = dir.file("b.db"), c = dir.file("c.db"), d = dir.file("d.db");
+    make_host_db(a, {.host = "a", .rank = 0});
+    make_host_db(b, {.host = "b", .rank = 1, .plan = "name = \"other\""});
+    make_host_db(c, {.host = "a", .rank = 1});
+    make_host_db(d, {.host = "d", .rank = 1, .pool_id = "pool-2"});
+    std::string e = merge_error(dir.file("o1.db"), {a, b});
+    CHECK(e.find("b.db: its run plan differs from") != std::string::npos);
+    CHECK(e.find("not the host databases of one run") != std::string::npos);
+    e = merge_error(dir.file("o2.db"), {a, c});
+    CHECK(e.find("both record host 'a'") != std::string::npos);
+    e = merge_error(dir.file("o3.db"), {a, d});
+    CHECK(e.find("d.db: belongs to pool run 'pool-2'") != std::string::npos);
+    e = merge_error(a, {a});
+    CHECK(e.find("is also an input") != std::string::npos);
+    e = merge_error(dir.file("o4.db"), {a, a});
+    CHECK(e.find("given twice") != std::string::npos);
+    e = merge_error(b, {a});
+    CHECK(e.find("b.db exists; choose another output or pass --force") != std::string::npos);
+    e = merge_error(dir.file("o5.db"), {dir.file("missing.db")});
+    CHECK(e.find("missing.db") != std::string::npos);
+    // Nothing was left behind by the refusals.
+    for (const char* o : {"o1.db", "o2.db", "o3.db", "o4.db", "o5.db"}) CHECK_FALSE(std::filesystem::exists(dir.file(o)));
+}
