@@ -245,6 +245,21 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
         cost->finish();
     }
 
+    p.pool.where = seatmark::where(source);
+    if (auto pool = root.table("pool")) {
+        p.pool.where = seatmark::where(source, pool->line());
+        if (auto pl = pool->enumeration<Placement>("placement", {{"breadth-first", Placement::breadth_first},
+                                                                  {"depth-first", Placement::depth_first},
+                                                                  {"per-host", Placement::per_host}}))
+            p.pool.placement = *pl;
+        p.pool.max_sessions_per_host =
+            static_cast<uint32_t>(pool->integer("max_sessions_per_host", IntRange{1, max_step_sessions}).value_or(0));
+        if (p.pool.placement == Placement::depth_first && p.pool.max_sessions_per_host == 0)
+            pool->require("max_sessions_per_host", "the most sessions one host takes before the next is filled (depth-first)");
+        p.pool.sync_timeout_s = pool->duration("sync_timeout", Range::closed(0.1, 3600)).value_or(p.pool.sync_timeout_s);
+        pool->finish();
+    }
+
     auto mix = root.tables("mix");
     if (mix.empty()) root.require("mix", "at least one [[mix]] table with profile = \"NAME\"");
     for (auto& m : mix) {
@@ -297,6 +312,18 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
     }
     root.finish();
     return p;
+}
+
+std::string pool_plan_problem(const Plan& plan, uint32_t hosts) {
+    if (plan.pool.placement != Placement::depth_first) return "";
+    const uint64_t room = uint64_t(plan.pool.max_sessions_per_host) * hosts;
+    for (size_t i = 0; i < plan.steps.size(); ++i)
+        if (plan.steps[i] > room)
+            return plan.pool.where + "[pool] max_sessions_per_host = " + std::to_string(plan.pool.max_sessions_per_host) +
+                   " on " + std::to_string(hosts) + " host(s) holds " + std::to_string(room) + " sessions, but step " +
+                   std::to_string(i + 1) + " wants " + std::to_string(plan.steps[i]) +
+                   ": raise max_sessions_per_host, add hosts, or use placement = \"breadth-first\"";
+    return "";
 }
 
 Plan load_plan(const std::string& path) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/pool_rules.h"
 #include "core/sla.h"
 
 namespace seatmark::core {
@@ -57,6 +58,14 @@ struct CostPlan {
     std::string currency;
 };
 
+// A pool run's rules ([pool]; only read when `seatmark run` runs under mpirun/srun).
+struct PoolPlan {
+    Placement placement = Placement::breadth_first;
+    uint32_t max_sessions_per_host = 0;  // depth-first: the most sessions one host takes (0: none given)
+    double sync_timeout_s = 30;          // longest wait for another host beyond what its work takes
+    std::string where;                   // "plan.toml:LINE:COL: " of [pool] (or the file), for messages
+};
+
 struct Plan {
     std::string name;
     std::string source;           // the plan file, or "built-in demo plan"
@@ -78,6 +87,7 @@ struct Plan {
     std::vector<MixEntry> mix;
     Sla default_sla;
     std::map<std::string, Sla> sla;  // per profile name; default_sla otherwise
+    PoolPlan pool;                   // [pool]: how a pool run places sessions and how long hosts wait
     std::vector<AssetSpec> assets;   // files that must be present and valid before any session starts:
                                      // run.assets, run.stage_json's files, and every mix profile's [scene] model
 
@@ -88,6 +98,10 @@ struct Plan {
     // Worst-case length of the measured part of the run (settle + windows per step).
     double planned_seconds() const;
 };
+
+// Why a pool of `hosts` hosts cannot run the plan ("" when it can): depth-first placement with too
+// small a max_sessions_per_host for a step, naming the plan's file:line.
+std::string pool_plan_problem(const Plan& plan, uint32_t hosts);
 
 // Parses a plan; `source` names it in messages; relative profile paths resolve against `base_dir`.
 // Throws InputError with file:line:col for bad values and unknown keys.

@@ -78,6 +78,12 @@ void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
     const std::string host = v3 ? "CASE WHEN host = '' THEN :host ELSE host END" : ":host";
     const int64_t off = s.offset_ns, shift = s.session_shift;
     st_->begin();
+    // Steps are run-wide; their target is the pool's: each host ran its share of it.
+    if (copied_any_) {
+        exec_counted("UPDATE main.steps SET target_sessions = target_sessions + coalesce((SELECT h.target_sessions FROM"
+                     " src.steps h WHERE h.idx = main.steps.idx AND h.repeat = main.steps.repeat), 0)",
+                     off, shift, s.run.host, nullptr);
+    }
     exec_counted(
         "INSERT OR IGNORE INTO main.steps(run_id, idx, repeat, target_sessions, started_ns, window_start_ns,"
         " window_end_ns, ended_ns, verdict, detail) SELECT run_id, idx, repeat, target_sessions, started_ns + :off,"
@@ -120,6 +126,7 @@ void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
     }
     st_->commit();
     db_.exec("DETACH DATABASE src", "closing an input");
+    copied_any_ = true;
 }
 
 namespace {

@@ -61,6 +61,7 @@ private:
     std::vector<VerdictRow> host_rows_;  // every host's own rows, as written (host set, times moved)
     std::vector<VerdictRow> pool_rows_;
     bool committed_ = false;
+    bool copied_any_ = false;  // the reference (copied first) is in
 };
 
 }  // namespace seatmark::store

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "common/errors.h"
+#include "core/plan.h"
 #include "core/pool_rules.h"
 
 using namespace seatmark::core;
@@ -100,4 +102,46 @@ TEST_CASE("pool: scaling efficiency and host fairness") {
     CHECK(host_fairness(same) == 1.0);
     std::vector<double> skew = {60, 20};
     CHECK(host_fairness(skew) == doctest::Approx(0.8));
+}
+
+namespace {
+
+std::string plan_with(const std::string& pool) {
+    return "name = \"p\"\n[steps]\nlist = [2, 4, 6]\nsettle = \"1s\"\nwindow = \"1s\"\n[[mix]]\nprofile = \"ci-tiny\"\n" + pool;
+}
+
+std::string plan_error(const std::string& text) {
+    try {
+        parse_plan(text, "pool.toml");
+    } catch (const seatmark::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("pool plan: placement, max_sessions_per_host and sync_timeout") {
+    Plan p = parse_plan(plan_with("[pool]\nplacement = \"depth-first\"\nmax_sessions_per_host = 2\nsync_timeout = \"5s\"\n"),
+                        "pool.toml");
+    CHECK(p.pool.placement == Placement::depth_first);
+    CHECK(p.pool.max_sessions_per_host == 2);
+    CHECK(p.pool.sync_timeout_s == 5);
+    CHECK(pool_plan_problem(p, 3).empty());
+    std::string why = pool_plan_problem(p, 2);
+    CHECK(why.find("pool.toml:8:") == 0);
+    CHECK(why.find("holds 4 sessions, but step 3 wants 6") != std::string::npos);
+    CHECK(parse_plan(plan_with(""), "pool.toml").pool.placement == Placement::breadth_first);
+}
+
+TEST_CASE("pool plan: bad values name the file and line") {
+    std::string e = plan_error(plan_with("[pool]\nplacement = \"round-robin\"\n"));
+    CHECK(e.find("pool.toml:9:") != std::string::npos);
+    CHECK(e.find("breadth-first") != std::string::npos);
+    e = plan_error(plan_with("[pool]\nplacement = \"depth-first\"\n"));
+    CHECK(e.find("max_sessions_per_host") != std::string::npos);
+    e = plan_error(plan_with("[pool]\nmax_sessions_per_host = 0\n"));
+    CHECK(e.find("pool.toml:9:") != std::string::npos);
+    e = plan_error(plan_with("[pool]\nhosts = 3\n"));
+    CHECK(e.find("unknown key 'pool.hosts'") != std::string::npos);
 }

@@ -148,6 +148,7 @@ TEST_CASE("merge: the merged database is the union of the host databases, in ran
     // Steps are run-wide: the reference's.
     CHECK(m.steps().size() == 1);
     CHECK(m.steps()[0].started_ns == 1'000'000'000);
+    CHECK(m.steps()[0].target_sessions == 8);  // 4 on each host
     // The pool's verdict fails because host b failed, naming it.
     auto pool = m.verdicts();
     REQUIRE(pool.size() == 2);
