@@ -10,6 +10,8 @@
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "orchestrator/live_api.h"
+#include "orchestrator/pool_comm.h"
+#include "orchestrator/pool_run.h"
 #include "core/live_json.h"
 #include "core/plan.h"
 #include "orchestrator/run_controller.h"
@@ -66,7 +68,7 @@ std::unique_ptr<LiveApi> start_live_api(const core::Plan& plan, const std::strin
 
 void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter demo_report) {
     struct RunArgs {
-        std::string plan, db, listen = default_listen, token;
+        std::string plan, db, listen = default_listen, token, host_name;
         bool quiet = false, json = false;
     };
     auto a = std::make_shared<RunArgs>();
@@ -76,9 +78,16 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
     cmd->add_flag("--quiet,-q", a->quiet, "No live status line");
     cmd->add_flag("--json", a->json, "Print the summary as JSON instead of a table");
     add_live_options(cmd, a->listen, a->token);
+    cmd->add_option("--host-name", a->host_name,
+                    "Under mpirun/srun: the name this rank records (default: the machine's host name; {rank} "
+                    "expands to the MPI rank, for several ranks on one machine)");
     cmd->footer(
         "Example:\n"
         "  seatmark run workloads/plans/example.toml --db host42.db\n"
+        "A pool of hosts, one rank per host (each writes DB-stem.HOST.db on its disk; rank 0 merges them into --db):\n"
+        "  mpirun -np 4 --map-by ppr:1:node seatmark run pool.toml --db pool.db\n"
+        "  srun -N 4 --ntasks-per-node=1 seatmark run pool.toml --db pool.db\n"
+        "  ([pool] placement = breadth-first | depth-first (max_sessions_per_host) | per-host; sync_timeout)\n"
         "Ctrl-C stops the sessions, saves the database and marks the run aborted; a second Ctrl-C kills.\n"
         "While it runs, the live API serves http://127.0.0.1:7878 (see docs/live-api.md); watch it with\n"
         "  seatmark monitor\n"
@@ -91,6 +100,16 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                 throw InputError("--db is empty; give a database file name, or leave --db out to use the plan's");
             core::Plan plan = core::load_plan(a->plan);
             check_plan_device(plan);
+            if (launched_by_mpi()) {
+                PoolArgs pa;
+                pa.host_name = a->host_name;
+                pa.db = a->db;
+                pa.quiet = a->quiet;
+                pa.json = a->json;
+                return run_pool_rank(plan, pa);
+            }
+            if (!a->host_name.empty())
+                throw InputError("--host-name names a rank of a pool run: start seatmark run under mpirun or srun");
             auto api = start_live_api(plan, a->listen, a->token);
             RunOptions o;
             o.db_path = a->db;

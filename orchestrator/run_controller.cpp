@@ -91,7 +91,7 @@ RunOutcome Controller::run() {
 
     RunOutcome r;
     r.db_path = db_path_;
-    r.status = final_status_ == store::RunStatus::finished ? "finished" : "aborted";
+    r.status = std::string(store::to_string(final_status_));
     r.abort_cause = store_failure_;
     r.steps = outcomes_;
     r.max_density = density().sessions;
@@ -113,12 +113,18 @@ void Controller::open_store() {
     ri.plan_path = plan_.source;
     ri.tool_version = version_string;
     auto host = read_host_identity();
-    ri.host = host.hostname;
+    ri.host = opts_.pool ? opts_.pool->host_name : host.hostname;
+    if (opts_.pool) ri.pool_id = opts_.pool->pool_id;
     ri.started_unix_ns = unix_now_ns();
     ri.mono_origin_ns = now_ns();
     store_->begin_run(ri);
     store::HostInfo& hi = host_;
-    hi.hostname = host.hostname;
+    hi.hostname = ri.host;
+    if (opts_.pool) {
+        hi.rank = opts_.pool->rank;
+        hi.role = std::string(opts_.pool->rank == 0 ? store::role_orchestrator : store::role_rank);
+        for (const store::HostInfo& o : opts_.pool->other_hosts()) store_->add_host(o);
+    }
     hi.cpu_model = host.cpu_model;
     hi.cpu_count = host.cpu_count;
     hi.mem_total_bytes = static_cast<int64_t>(host.mem_total_bytes);
@@ -202,9 +208,22 @@ void Controller::maybe_done() {
     for (const Session* s : table_.all())
         if (s->state != SessionState::ended) return;
     phase_ = Phase::done;
+    if (opts_.pool && opts_.pool->host_lost() && final_status_ != store::RunStatus::aborted) {
+        // The survivors' data is complete: the run is degraded, and says which host went when.
+        final_status_ = store::RunStatus::degraded;
+        for (const store::HostInfo& o : opts_.pool->other_hosts()) {
+            store_->add_host(o);
+            if (o.lost)
+                store_->add_event({now_ns(), std::nullopt, "host-lost",
+                                   o.hostname + " in step " + std::to_string(o.lost_step.value_or(0) + 1) + ": " +
+                                       o.lost_detail.value_or(""), o.hostname});
+        }
+    }
     // A run stopped by a signal has no max density to stand by.
     store_->end_run(final_status_, 0,
-                    final_status_ == store::RunStatus::finished ? std::optional<int64_t>(density().sessions) : std::nullopt);
+                    final_status_ == store::RunStatus::finished || final_status_ == store::RunStatus::degraded
+                        ? std::optional<int64_t>(density().sessions)
+                        : std::nullopt);
     try {
         store_->finish();
     } catch (const store::StoreError& e) {

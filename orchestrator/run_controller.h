@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,23 @@
 #include "orchestrator/step_seams.h"
 #include "core/plan.h"
 #include "core/step_rules.h"
+#include "store/records.h"
 
 namespace seatmark::orchestrator {
 
 class SessionHost;
+
+// This host as one rank of a pool run (orchestrator/pool_run.h); the controller names itself
+// by it and records the other hosts' rows beside its own.
+struct PoolRunInfo {
+    std::string host_name;  // recorded as runs.host, hosts.hostname, sessions.host
+    int rank = 0;
+    std::string pool_id;
+    // The other hosts' rows (offsets into this host's time base; lost ones marked), asked at the
+    // start and again at the end.
+    std::function<std::vector<store::HostInfo>()> other_hosts;
+    std::function<bool()> host_lost;  // a host was lost: the run ends 'degraded'
+};
 
 struct RunOptions {
     std::string db_path;         // overrides the plan's database path when not empty
@@ -31,6 +45,7 @@ struct RunOptions {
     // once while the run is set up (before its first step), with the controller's SessionHost
     // (orchestrator/session_host.h); the source lives as long as the run.
     std::function<std::unique_ptr<SessionSource>(SessionHost&)> session_source;
+    const PoolRunInfo* pool = nullptr;  // null: a single host
 };
 
 struct StepOutcome {
@@ -41,7 +56,7 @@ struct StepOutcome {
 
 struct RunOutcome {
     std::string db_path;
-    std::string status;          // finished, aborted
+    std::string status;          // finished, aborted, degraded (a pool run that lost a host)
     std::vector<StepOutcome> steps;
     int64_t max_density = 0;     // last step such that it and every step below passed; 0 if none
     uint64_t frames_stored = 0;

@@ -90,7 +90,8 @@ void Controller::run_over(bool ok, const std::string& detail) {
     }
     out_.note("the pool could not agree on the next step (" + detail + "): stopping");
     store_->add_event({now_ns(), std::nullopt, "run-abort", detail});
-    stop_everything(store::RunStatus::aborted);
+    // A pool that lost a host: the survivors stop with their data complete (maybe_done records it).
+    stop_everything(opts_.pool ? store::RunStatus::degraded : store::RunStatus::aborted);
 }
 
 core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check) const {

@@ -1,0 +1,98 @@
+#pragma once
+// The step coordinator of a pool run (orchestrator/step_seams.h): every host's step machine
+// arrives at the same sync points (settle, window open, window close); rank 0 collects the
+// arrivals and answers each rank with the instant to go on, in that rank's own clock (converted
+// by the measured offset), so windows open and close at the same instant on every host within
+// the offsets' uncertainty. Every wait has a deadline: a rank that does not arrive in time is
+// lost (recorded with the step), the survivors are told, and the run ends 'degraded'; a rank
+// that hears nothing from rank 0 in time records rank 0 as lost.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/plan.h"
+#include "orchestrator/pool_comm.h"
+#include "orchestrator/step_seams.h"
+
+namespace seatmark::orchestrator {
+
+struct PoolMember {
+    std::string host;            // the name it records
+    int64_t offset_ns = 0;       // its monotonic clock + offset = rank 0's
+    int64_t uncertainty_ns = 0;  // +- of that offset (0 for rank 0)
+    bool lost = false;
+    std::optional<int> lost_step;
+    std::string lost_detail;
+};
+
+struct PoolView {  // what every rank knows about the pool once it started
+    std::vector<PoolMember> members;  // by rank
+    int self = 0;
+    std::string pool_id;
+    bool any_lost() const;
+};
+
+class MpiCoordinator final : public StepCoordinator {
+public:
+    // deadline_s(point): how long rank 0 waits for the others at that point, beyond which they are lost.
+    MpiCoordinator(PoolComm& comm, PoolView& view, std::function<double(SyncPoint)> deadline_s);
+
+    void arrive(const SyncRequest& r, std::function<void(const SyncResult&)> done) override;
+    void poll() override;
+
+    // Every window opening as this host went on: (step, repeat, this host's clock) for tests and
+    // the skew the report states.
+    struct Opened {
+        size_t step;
+        uint32_t repeat;
+        SyncPoint point;
+        int64_t at_ns;
+    };
+    const std::vector<Opened>& opened() const { return opened_; }
+
+private:
+    void finish(const SyncResult& r);
+    void mark_lost(int rank, const std::string& detail);
+
+    PoolComm& comm_;
+    PoolView& view_;
+    std::function<double(SyncPoint)> deadline_s_;
+    int64_t seq_ = 0;
+    SyncRequest req_;
+    std::function<void(const SyncResult&)> done_;
+    int64_t deadline_ns_ = 0;
+    std::vector<PoolComm::Pending> arrivals_;  // rank 0: one per other rank
+    std::vector<bool> arrived_;
+    PoolComm::Pending go_;                     // other ranks: rank 0's answer
+    std::optional<int64_t> go_at_ns_;          // this host's clock
+    SyncResult result_;
+    std::vector<Opened> opened_;
+};
+
+// The pool's ramp for one host: the plan's counts are the pool's totals, placed on the hosts by
+// the plan's [pool] placement; this host runs its share. Whether the ramp goes on is decided by
+// the pool (a step passes when every host passed it), so all hosts take the same steps.
+class SharePlanner final : public StepPlanner {
+public:
+    SharePlanner(PoolComm& comm, PoolView& view, const core::Plan& plan);
+    std::optional<uint32_t> first() override;
+    bool more_windows(uint32_t closed, std::span<const core::StepVerdict> judged) override;
+    std::optional<uint32_t> next(std::span<const StepRecord> done) override;
+    size_t planned_steps() const override { return inner_.planned_steps(); }
+
+    uint32_t share_of(uint32_t pool_total) const;
+
+private:
+    bool pool_passed(bool mine);  // every live host passed; false on a lost host
+
+    PoolComm& comm_;
+    PoolView& view_;
+    const core::Plan& plan_;
+    LinearPlanner inner_;
+    std::vector<uint32_t> totals_;  // the pool totals taken so far
+    double timeout_s_;
+};
+
+}  // namespace seatmark::orchestrator

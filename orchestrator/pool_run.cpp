@@ -1,0 +1,135 @@
+#include "orchestrator/pool_run.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "common/clock.h"
+#include "common/errors.h"
+#include "common/exit_codes.h"
+#include "core/clock_offset.h"
+#include "orchestrator/asset_check.h"
+#include "orchestrator/pool_coordinator.h"
+#include "orchestrator/pool_startup.h"
+#include "store/merge.h"
+#include "store/store_reader.h"
+
+namespace seatmark::orchestrator {
+
+namespace fs = std::filesystem;
+
+std::string pool_host_name(const std::string& pattern, int rank) {
+    std::string p = pattern;
+    if (p.empty()) {
+        char h[256] = {};
+        ::gethostname(h, sizeof h - 1);
+        p = h;
+    }
+    for (size_t at; (at = p.find("{rank}")) != std::string::npos;) p.replace(at, 6, std::to_string(rank));
+    return p;
+}
+
+namespace {
+
+// Each host's own database: DB-stem.HOST.db beside the merged one (on that host's disk).
+std::string host_db_path(const std::string& merged, const std::string& host) {
+    fs::path p(merged);
+    return (p.parent_path() / (p.stem().string() + "." + host + p.extension().string())).string();
+}
+
+void say(const PoolArgs& a, int rank, const std::string& line) {
+    if (!a.quiet || rank == 0) std::fprintf(stderr, "seatmark pool [rank %d]: %s\n", rank, line.c_str());
+}
+
+}  // namespace
+
+int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
+    PoolComm comm(nullptr, nullptr);
+    const int rank = comm.rank(), size = comm.size();
+    const std::string host = pool_host_name(args.host_name, rank);
+    const std::string merged = args.db.empty() ? plan.db_path : args.db;
+
+    PoolView view = pool_startup(comm, plan, host, merged);  // throws InputError alike on every rank
+    if (rank == 0)
+        for (size_t k = 0; k < view.members.size(); ++k)
+            say(args, rank, "host " + view.members[k].host + " (rank " + std::to_string(k) + "): clock offset " +
+                                std::to_string(view.members[k].offset_ns) + " ns +- " +
+                                std::to_string(view.members[k].uncertainty_ns) + " ns");
+
+    const double sync = plan.pool.sync_timeout_s;
+    MpiCoordinator coordinator(comm, view, [&plan, sync](SyncPoint p) {
+        switch (p) {
+            case SyncPoint::settle: return sync + 2 * plan.heartbeat_timeout_s + 10;  // others still starting sessions
+            case SyncPoint::window_open: return sync + plan.settle_s;
+            case SyncPoint::window_close: return sync + plan.window_s;  // a host that decided early waits out the window
+        }
+        return sync;
+    });
+    SharePlanner planner(comm, view, plan);
+    PoolRunInfo info;
+    info.host_name = host;
+    info.rank = rank;
+    info.pool_id = view.pool_id;
+    info.other_hosts = [&view, rank] { return other_host_rows(view, rank); };
+    info.host_lost = [&view] { return view.any_lost(); };
+
+    RunOptions o;
+    o.db_path = host_db_path(merged, host);
+    o.quiet = args.quiet || rank != 0;
+    o.coordinator = &coordinator;
+    o.planner = &planner;
+    o.pool = &info;
+    RunOutcome r = run_plan(plan, o);
+    say(args, rank, "run " + r.status + "; database " + r.db_path);
+
+    // The databases travel to rank 0 and are merged there; a lost host's is left on its disk.
+    int rc = r.status == "finished" ? exit_code::ok : exit_code::failure;
+    if (view.members[0].lost) {
+        say(args, rank, "rank 0 was lost: this host's database stays at " + r.db_path +
+                            "; merge the survivors' files with `seatmark merge`");
+    } else if (rank != 0) {
+        send_database(comm, view, r.db_path, sync);
+        wait_bye(comm, sync + 60);
+    } else {
+        std::vector<std::string> files = {r.db_path};
+        const std::string parts = merged + ".hosts";
+        fs::create_directories(parts);
+        for (int k = 1; k < size; ++k) {
+            if (view.members[static_cast<size_t>(k)].lost) continue;
+            std::string got = fs::path(parts) / (view.members[static_cast<size_t>(k)].host + ".db");
+            if (receive_database(comm, view, k, got, sync)) files.push_back(got);
+        }
+        store::MergeOptions mo;
+        mo.overwrite = true;
+        if (!args.quiet) mo.progress = [&](const std::string& line) { say(args, rank, line); };
+        store::MergeResult m = store::merge_databases(merged, files, mo);
+        say(args, rank, "merged " + std::to_string(m.hosts.size()) + " host(s) into " + merged + ": run " +
+                            store::describe(m.status));
+        for (int k = 1; k < size; ++k)
+            if (!view.members[static_cast<size_t>(k)].lost) {
+                const char b = 1;
+                comm.send(k, tag_bye, &b, 1, now_ns() + 5'000'000'000);
+            }
+        if (args.json)
+            std::printf("{\"db\": \"%s\", \"status\": \"%s\", \"hosts\": %zu}\n", merged.c_str(),
+                        std::string(store::to_string(m.status)).c_str(), m.hosts.size());
+        else
+            std::printf("pool run %s on %zu host(s); max density %lld sessions; database %s\n",
+                        std::string(store::to_string(m.status)).c_str(), m.hosts.size(),
+                        static_cast<long long>(m.max_density.value_or(0)), merged.c_str());
+        if (m.status != store::RunStatus::finished) rc = exit_code::failure;
+    }
+    if (view.any_lost()) {
+        // MPI_Finalize would wait for the lost rank forever: the work is saved, end here.
+        std::fflush(nullptr);
+        comm.abandon();
+        ::_exit(rc);
+    }
+    return rc;
+}
+
+}  // namespace seatmark::orchestrator

@@ -1,0 +1,28 @@
+#pragma once
+// `seatmark run` as one rank of a pool run (under mpirun or srun, one rank per host): start-up
+// (host names, assets on every host, clock offsets, the pool's id), the run with the MPI
+// coordinator and the pool's ramp, and at the end every host's database sent to rank 0 in
+// chunks and merged (store/merge.h). docs/design.md ("Multi-host") describes the whole.
+#include <string>
+
+#include "core/plan.h"
+#include "orchestrator/run_controller.h"
+
+namespace seatmark::orchestrator {
+
+struct PoolArgs {
+    std::string host_name;  // "" : this machine's host name; {rank} expands to the MPI rank
+    std::string db;         // the merged database (rank 0); each host writes DB-stem.HOST.db beside it
+    bool quiet = false, json = false;
+    std::string listen, token;  // rank 0's live API
+};
+
+// Runs this rank's share of the plan; returns the exit code. Throws InputError (exit 2) for
+// what stops the pool before it starts (two ranks with one host name, an asset missing on a
+// host, a placement the pool cannot hold), on every rank alike.
+int run_pool_rank(const core::Plan& plan, const PoolArgs& args);
+
+// The name a rank records: `pattern` with {rank} expanded, or the machine's host name.
+std::string pool_host_name(const std::string& pattern, int rank);
+
+}  // namespace seatmark::orchestrator

@@ -1,0 +1,199 @@
+// A pool run under a real mpirun with 2 ranks on this machine, each rank its own host by name
+// (--host-name 'h{rank}'): windows open together within the measured skew, the merged database
+// is the union of the host databases, placement, a rank stopped mid-run (the survivor ends
+// 'degraded' within its deadline, every database consistent), and what stops a pool at start.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "store/merge.h"
+#include "store/sqlite_handle.h"
+#include "store/store_reader.h"
+#include "tests/support/process.h"
+
+using namespace seatmark;
+using namespace seatmark::test;
+
+namespace {
+
+const std::vector<std::string> mpi_env = {
+    "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "OMPI_MCA_btl_vader_single_copy_mechanism=none",
+    "OMPI_MCA_rmaps_base_oversubscribe=1", "OMPI_MCA_btl=self,vader"};
+
+std::string mpirun_path() {
+    for (const char* p : {"/usr/bin/mpirun", "/usr/local/bin/mpirun"})
+        if (access(p, X_OK) == 0) return p;
+    return "mpirun";
+}
+
+std::vector<std::string> pool_argv(int ranks, const std::string& plan, const std::string& db,
+                                   const std::string& host_name = "h{rank}") {
+    std::vector<std::string> argv = {mpirun_path(), "-np", std::to_string(ranks), "--oversubscribe"};
+    if (geteuid() == 0) argv.push_back("--allow-run-as-root");
+    argv.insert(argv.end(), {SEATMARK_BIN, "run", plan, "--db", db, "--host-name", host_name, "-q", "--listen", "off"});
+    return argv;
+}
+
+std::string pool_plan(const std::string& steps, const std::string& pool, const std::string& window = "2s") {
+    return "name = \"pool-test\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n[steps]\nlist = [" + steps +
+           "]\nsettle = \"1s\"\nwindow = \"" + window + "\"\n[[mix]]\nprofile = \"ci-tiny\"\n[pool]\nsync_timeout = \"3s\"\n" +
+           pool;
+}
+
+int64_t scalar(const std::string& db, const std::string& sql) {
+    store::Db d(db, SQLITE_OPEN_READONLY);
+    store::Stmt s(d, sql);
+    return s.step() ? s.col_int(0) : -1;
+}
+
+std::map<std::string, int64_t> sessions_per_host(const std::string& db) {
+    std::map<std::string, int64_t> n;
+    for (const auto& s : store::StoreReader(db).sessions()) ++n[s.host];
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("pool: two ranks step together, windows open within the measured skew, merged = union of hosts") {
+    TempDir t;
+    write_file(t.file("pool.toml"), pool_plan("2", ""));
+    auto r = run_process(pool_argv(2, t.file("pool.toml"), t.file("pool.db")), 120, mpi_env);
+    INFO(r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("pool run finished on 2 host(s)") != std::string::npos);
+    const std::string merged = t.file("pool.db"), h0 = t.file("pool.h0.db"), h1 = t.file("pool.h1.db");
+    store::StoreReader m(merged);
+    CHECK(m.run().status == store::RunStatus::finished);
+    CHECK_FALSE(m.run().pool_id.empty());
+    auto hosts = m.hosts();
+    REQUIRE(hosts.size() == 2);
+    CHECK(hosts[0].hostname == "h0");
+    CHECK(hosts[1].hostname == "h1");
+    CHECK(hosts[1].rank == 1);
+    REQUIRE(hosts[1].clock_uncertainty_ns);
+    // Breadth-first: one session on each host.
+    CHECK(sessions_per_host(merged) == std::map<std::string, int64_t>{{"h0", 1}, {"h1", 1}});
+    // The merged database holds every host's rows (counts and sums per host).
+    for (const auto& [host, file] : {std::pair{std::string("h0"), h0}, std::pair{std::string("h1"), h1}}) {
+        CAPTURE(host);
+        const std::string in_host = " WHERE session_id IN (SELECT id FROM sessions WHERE host = '" + host + "')";
+        CHECK(scalar(merged, "SELECT count(*) FROM frames" + in_host) == scalar(file, "SELECT count(*) FROM frames"));
+        CHECK(scalar(merged, "SELECT sum(cpu_ns) FROM frames" + in_host) == scalar(file, "SELECT sum(cpu_ns) FROM frames"));
+        CHECK(scalar(merged, "SELECT count(*) FROM samples WHERE host = '" + host + "'") ==
+              scalar(file, "SELECT count(*) FROM samples"));
+        CHECK(scalar(merged, "SELECT count(*) FROM verdicts WHERE host = '" + host + "'") ==
+              scalar(file, "SELECT count(*) FROM verdicts"));
+    }
+    CHECK(m.verdicts().size() == 2);  // the pool's: the window and the step
+    CHECK(m.steps().at(0).target_sessions == 2);  // the pool's total
+    // Both hosts opened and closed the window at the same instant, within the offset's bound
+    // (plus a sanity margin for a loaded machine's wake-up).
+    store::StoreReader a(h0), b(h1);
+    const int64_t off = hosts[1].clock_offset_ns, unc = *hosts[1].clock_uncertainty_ns;
+    const int64_t open0 = *a.steps().at(0).window_start_ns, open1 = *b.steps().at(0).window_start_ns + off;
+    const int64_t close0 = *a.steps().at(0).window_end_ns, close1 = *b.steps().at(0).window_end_ns + off;
+    CAPTURE(open1 - open0);
+    CAPTURE(unc);
+    CHECK(std::llabs(open1 - open0) <= unc + 50'000'000);
+    CHECK(std::llabs(close1 - close0) <= unc + 50'000'000);
+}
+
+TEST_CASE("pool: depth-first fills a host first, per-host runs the count on every host") {
+    TempDir t;
+    write_file(t.file("depth.toml"), pool_plan("3", "placement = \"depth-first\"\nmax_sessions_per_host = 2\n", "1s"));
+    auto r = run_process(pool_argv(2, t.file("depth.toml"), t.file("depth.db")), 120, mpi_env);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(sessions_per_host(t.file("depth.db")) == std::map<std::string, int64_t>{{"h0", 2}, {"h1", 1}});
+
+    write_file(t.file("per.toml"), pool_plan("1", "placement = \"per-host\"\n", "1s"));
+    r = run_process(pool_argv(2, t.file("per.toml"), t.file("per.db")), 120, mpi_env);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(sessions_per_host(t.file("per.db")) == std::map<std::string, int64_t>{{"h0", 1}, {"h1", 1}});
+    CHECK(store::StoreReader(t.file("per.db")).steps().at(0).target_sessions == 2);  // 1 per host, 2 in the pool
+}
+
+TEST_CASE("pool: what stops a pool before it starts, on every rank alike") {
+    TempDir t;
+    write_file(t.file("pool.toml"), pool_plan("2", ""));
+    auto r = run_process(pool_argv(2, t.file("pool.toml"), t.file("same.db"), "same"), 60, mpi_env);
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.find("ranks 0 and 1 are both host 'same'") != std::string::npos);
+    CHECK(r.err.find("--host-name 'node{rank}'") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(t.file("same.same.db")));  // nothing started
+
+    write_file(t.file("tight.toml"), pool_plan("2, 6", "placement = \"depth-first\"\nmax_sessions_per_host = 2\n"));
+    r = run_process(pool_argv(2, t.file("tight.toml"), t.file("tight.db")), 60, mpi_env);
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.find("tight.toml:11:") != std::string::npos);
+    CHECK(r.err.find("holds 4 sessions, but step 2 wants 6") != std::string::npos);
+}
+
+TEST_CASE("pool: a rank stopped mid-run is lost; the survivor ends degraded, every database consistent") {
+    TempDir t;
+    write_file(t.file("pool.toml"), pool_plan("2, 4", "", "3s"));
+    BackgroundProcess mpirun(pool_argv(2, t.file("pool.toml"), t.file("pool.db")), mpi_env);
+    // Rank 1's process: the seatmark whose environment says rank 1.
+    int rank1 = -1;
+    REQUIRE(wait_until(60, [&] {
+        for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+            const std::string name = e.path().filename();
+            if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+            std::string env;
+            try {
+                env = read_file(e.path().string() + "/environ");
+            } catch (...) {
+                continue;
+            }
+            std::string cmd;
+            try {
+                cmd = read_file(e.path().string() + "/cmdline");
+            } catch (...) {
+            }
+            if (cmd.find(t.file("pool.toml")) != std::string::npos && cmd.find("mpirun") == std::string::npos &&
+                env.find(std::string("OMPI_COMM_WORLD_RANK=1") + '\0') != std::string::npos) {
+                rank1 = std::stoi(name);
+                return true;
+            }
+        }
+        return false;
+    }));
+    // Once its first window is open, stop it: rank 0 waits at the window's close, then gives up.
+    REQUIRE(wait_until(90, [&] {
+        try {
+            return scalar(t.file("pool.h1.db"), "SELECT count(*) FROM steps WHERE window_start_ns IS NOT NULL") > 0 ||
+                   scalar(t.file("pool.h1.db"), "SELECT count(*) FROM frames") > 20;
+        } catch (...) {
+            return false;
+        }
+    }));
+    ::kill(rank1, SIGSTOP);
+    auto r = mpirun.wait(90);
+    ::kill(rank1, SIGKILL);
+    INFO(r.err);
+    CHECK_FALSE(r.timed_out);
+    CHECK(r.err.find("lost") != std::string::npos);
+    store::StoreReader m(t.file("pool.db"));
+    CHECK(m.run().status == store::RunStatus::degraded);
+    auto hosts = m.hosts();
+    REQUIRE(hosts.size() == 2);
+    CHECK(hosts[1].hostname == "h1");
+    CHECK(hosts[1].lost);
+    REQUIRE(hosts[1].lost_step);
+    CHECK(*hosts[1].lost_step == 0);
+    // The lost host's own database is consistent on its disk, and a merge of the survivors' files says who was lost.
+    store::StoreReader h1(t.file("pool.h1.db"));
+    CHECK(h1.integrity_ok());
+    auto merged = store::merge_databases(t.file("again.db"), {t.file("pool.h0.db"), t.file("pool.h1.db")});
+    CHECK(merged.status == store::RunStatus::degraded);
+    CHECK(merged.hosts.at(1).lost);
+}
