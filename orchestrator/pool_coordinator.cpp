@@ -192,7 +192,8 @@ void MpiCoordinator::poll() {
 SharePlanner::SharePlanner(PoolComm& comm, PoolView& view, const core::Plan& plan)
     : comm_(comm), view_(view), plan_(plan),
       inner_(plan.steps, plan.repeats, plan.stop == core::StopRule::first_failure),
-      timeout_s_(plan.pool.sync_timeout_s) {}
+      // A host judges its step once its sessions' telemetry is in (backstop: heartbeat timeout + 5 s).
+      timeout_s_(plan.pool.sync_timeout_s + plan.heartbeat_timeout_s + 5) {}
 
 uint32_t SharePlanner::share_of(uint32_t count) const {
     auto shares = core::place_sessions(count, static_cast<uint32_t>(view_.members.size()), plan_.pool.placement,

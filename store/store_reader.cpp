@@ -135,11 +135,11 @@ RunRow StoreReader::run() const {
 
 std::vector<HostRow> StoreReader::hosts() const {
     // Version 2 has one host, the writer's own: the defaults of its version-3 columns describe it.
-    const char* v3 = "rank, role, clock_offset_ns, clock_uncertainty_ns, status, lost_step, lost_detail, agent";
-    const char* v2 = "NULL, 'orchestrator', 0, NULL, 'ok', NULL, NULL, 'local'";
+    const char* v3 = "rank AS host_rank, role, clock_offset_ns, clock_uncertainty_ns, status, lost_step, lost_detail, agent";
+    const char* v2 = "NULL AS host_rank, 'orchestrator', 0, NULL, 'ok', NULL, NULL, 'local'";
     Stmt s(db_, std::string("SELECT hostname, cpu_model, cpu_count, mem_total_bytes, os, kernel, gpu, driver,"
                             " vulkan_device, ") + (version_ >= 3 ? v3 : v2) +
-                    " FROM hosts ORDER BY rank IS NULL, rank, hostname");
+                    " FROM hosts ORDER BY host_rank IS NULL, host_rank, hostname");
     std::vector<HostRow> out;
     while (s.step()) {
         HostRow h;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -95,15 +96,16 @@ TEST_CASE("pool: two ranks step together, windows open within the measured skew,
     CHECK(m.verdicts().size() == 2);  // the pool's: the window and the step
     CHECK(m.steps().at(0).target_sessions == 2);  // the pool's total
     // Both hosts opened and closed the window at the same instant, within the offset's bound
-    // (plus a sanity margin for a loaded machine's wake-up).
+    // (plus a sanity margin for wake-up on a loaded machine).
     store::StoreReader a(h0), b(h1);
     const int64_t off = hosts[1].clock_offset_ns, unc = *hosts[1].clock_uncertainty_ns;
     const int64_t open0 = *a.steps().at(0).window_start_ns, open1 = *b.steps().at(0).window_start_ns + off;
     const int64_t close0 = *a.steps().at(0).window_end_ns, close1 = *b.steps().at(0).window_end_ns + off;
     CAPTURE(open1 - open0);
     CAPTURE(unc);
-    CHECK(std::llabs(open1 - open0) <= unc + 50'000'000);
-    CHECK(std::llabs(close1 - close0) <= unc + 50'000'000);
+    MESSAGE("window open skew " << (open1 - open0) << " ns, close skew " << (close1 - close0) << " ns, offset " << off << " +- " << unc << " ns");
+    CHECK(std::llabs(open1 - open0) <= unc + 250'000'000);
+    CHECK(std::llabs(close1 - close0) <= unc + 250'000'000);
 }
 
 TEST_CASE("pool: depth-first fills a host first, per-host runs the count on every host") {
@@ -138,7 +140,7 @@ TEST_CASE("pool: what stops a pool before it starts, on every rank alike") {
     CHECK(r.err.find("holds 4 sessions, but step 2 wants 6") != std::string::npos);
 }
 
-TEST_CASE("pool: a rank stopped mid-run is lost; the survivor ends degraded, every database consistent") {
+TEST_CASE("pool: a rank stopped mid-run is lost, the survivor ends degraded, every database consistent") {
     TempDir t;
     write_file(t.file("pool.toml"), pool_plan("2, 4", "", "3s"));
     BackgroundProcess mpirun(pool_argv(2, t.file("pool.toml"), t.file("pool.db")), mpi_env);
