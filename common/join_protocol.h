@@ -4,7 +4,7 @@
 // Described completely in this header.
 //
 // Framing: the telemetry framing of common/wire_protocol.h (8-byte header, magic "SM",
-// version 2, little-endian). Join messages use types 16..25; once a session is activated the
+// version wire::version, little-endian). Join messages use types 16..25; once a session is activated the
 // telemetry messages (HELLO, FRAMES, HEARTBEAT, EVENT, BYE, types 1..5) flow on the same
 // connection exactly as on the local socket. Before the peer is authenticated the orchestrator
 // accepts at most `max_handshake_payload` bytes per message.

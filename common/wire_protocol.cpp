@@ -53,6 +53,7 @@ void set_summary(Bye& b, const stats::FrameSummary& s) {
     b.stutter = s.stutter;
     b.latency_p95_ms = s.latency_p95_ms;
     b.low1_tw_fps = s.low1_tw_fps;
+    b.low1_min_fps = s.low1_min_fps;
     b.cpu_p50_ms = s.cpu_p50_ms;
     b.gpu_p50_ms = s.gpu_p50_ms;
     b.active_s = s.active_s;
@@ -141,7 +142,8 @@ std::string decode_bye(Reader& r, Bye& b) {
     b.frames_sent = r.u64();
     b.exit_code = r.i32();
     for (double* d : {&b.fps, &b.p50_ms, &b.p95_ms, &b.p99_ms, &b.low1_fps, &b.stutter, &b.latency_p95_ms,
-                      &b.low1_tw_fps, &b.cpu_p50_ms, &b.gpu_p50_ms, &b.active_s, &b.wall_s, &b.cpu_s, &b.model_open_s})
+                      &b.low1_tw_fps, &b.cpu_p50_ms, &b.gpu_p50_ms, &b.active_s, &b.wall_s, &b.cpu_s, &b.model_open_s,
+                      &b.low1_min_fps})
         *d = r.f64();
     b.frames = r.u64();
     b.dropped = r.u64();
@@ -223,7 +225,7 @@ void encode(std::vector<uint8_t>& out, const Bye& b) {
     w.u64(b.frames_sent);
     w.i32(b.exit_code);
     for (double d : {b.fps, b.p50_ms, b.p95_ms, b.p99_ms, b.low1_fps, b.stutter, b.latency_p95_ms, b.low1_tw_fps,
-                     b.cpu_p50_ms, b.gpu_p50_ms, b.active_s, b.wall_s, b.cpu_s, b.model_open_s})
+                     b.cpu_p50_ms, b.gpu_p50_ms, b.active_s, b.wall_s, b.cpu_s, b.model_open_s, b.low1_min_fps})
         w.f64(d);
     w.u64(b.frames);
     w.u64(b.dropped);

@@ -10,7 +10,10 @@
 // integers are little-endian, f64 is IEEE 754 binary64 (its bits as a u64),
 // `str` is a u32 byte length then that many bytes of UTF-8 (no terminator).
 //
-//   header   u16 magic 0x4D53 (the bytes "SM")   u8 version (2: FrameRecord with present times)   u8 type   u32 payload length
+//   header   u16 magic 0x4D53 (the bytes "SM")   u8 version   u8 type   u32 payload length
+//
+// Versions: 2 added present times to FrameRecord; 3 added low1_min_fps (MangoHud's "1% Min
+// FPS") to BYE. Both ends are built together; any other version is refused.
 //
 // A payload longer than max_payload (1 MiB) is a protocol error, reported from
 // the header alone (nothing is allocated for it). Any decode error is final for
@@ -54,6 +57,8 @@
 //                f64 stutter, f64 latency_p95_ms,
 //                f64 low1_tw_fps, f64 cpu_p50_ms, f64 gpu_p50_ms,
 //                f64 active_s, f64 wall_s, f64 cpu_s, f64 model_open_s,
+//                f64 low1_min_fps (MangoHud's "1% Min FPS": the mean per-frame FPS of the slowest
+//                1 % of frames, core/stats.h; low1_fps above is seatmark's 1000 / p99),
 //                u64 frames, u64 dropped, str message
 //                The session's FrameSummary (common/frame_summary.h; NaN where a figure has no
 //                data, all 0 when the session failed before its summary) and, when
@@ -78,7 +83,7 @@
 namespace seatmark::wire {
 
 inline constexpr uint16_t magic = 0x4D53;  // "SM" as little-endian bytes 0x53 0x4D
-inline constexpr uint8_t version = 2;
+inline constexpr uint8_t version = 3;
 inline constexpr size_t header_size = 8;
 inline constexpr uint32_t max_payload = 1u << 20;  // 1 MiB
 inline constexpr size_t frame_record_size = 72;
@@ -139,6 +144,7 @@ struct Bye {
     double low1_tw_fps = 0, cpu_p50_ms = 0, gpu_p50_ms = 0;
     double active_s = 0, wall_s = 0, cpu_s = 0;
     double model_open_s = 0;  // session start -> first frame showing its scene (DESIGN.md); 0: none shown
+    double low1_min_fps = 0;  // MangoHud's "1% Min FPS" (stats::one_percent_min_fps_mangohud)
     uint64_t frames = 0, dropped = 0;
     std::string message;
     bool operator==(const Bye&) const = default;  // NaN figures compare unequal, as doubles do

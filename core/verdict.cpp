@@ -16,6 +16,7 @@ StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sess
     StepVerdict v;
     v.target = target;
     std::vector<double> fps, p95;
+    bool any_latency = false;
     for (const auto& s : sessions) {
         SessionFigures f;
         f.id = s.id;
@@ -38,23 +39,31 @@ StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sess
             fps.push_back(f.summary.fps);
             if (!std::isnan(f.summary.p95_ms)) p95.push_back(f.summary.p95_ms);
             v.low1_worst_fps = fps.size() == 1 ? f.summary.low1_fps : std::min(v.low1_worst_fps, f.summary.low1_fps);
-            if (!std::isnan(f.summary.latency_p95_ms))
+            if (!std::isnan(f.summary.latency_p95_ms)) {
                 v.latency_p95_worst_ms = std::max(v.latency_p95_worst_ms, f.summary.latency_p95_ms);
+                any_latency = true;
+            }
             v.stutter_worst = std::max(v.stutter_worst, f.summary.stutter);
         }
         v.sessions.push_back(std::move(f));
     }
+    // A figure nothing was measured for is NaN (shown as n/a), never 0: a step without frames
+    // did not run at 0 FPS with a 0 ms p95.
     if (!fps.empty()) {
         v.fps_median = stats::median(fps);
         v.fps_min = *std::min_element(fps.begin(), fps.end());
         v.fps_max = *std::max_element(fps.begin(), fps.end());
         v.fairness = stats::jain_fairness(fps);
+    } else {
+        v.fps_median = v.fps_min = v.fps_max = v.fairness = NAN;
+        v.low1_worst_fps = v.stutter_worst = NAN;
     }
+    if (!any_latency) v.latency_p95_worst_ms = NAN;  // no frame showed a scripted input
     if (!p95.empty()) {
         v.p95_median_ms = stats::median(p95);
         v.p95_worst_ms = *std::max_element(p95.begin(), p95.end());
     } else {
-        v.p95_median_ms = NAN;  // nothing measured (the knee and the charts skip it), not 0 ms
+        v.p95_median_ms = v.p95_worst_ms = NAN;  // the knee and the charts skip it
     }
 
     if (v.failures > failures_allowed) {

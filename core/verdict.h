@@ -38,8 +38,10 @@ struct StepVerdict {
     std::vector<SessionFigures> sessions;
     std::map<std::string, uint32_t> failures_by_reason;
     uint32_t failures = 0;
+    // Figures over the member sessions; NaN (shown as n/a) where nothing was measured: no session
+    // had a frame (FPS, 1 % low, stutter, fairness), a frame interval (p95) or an input event (latency).
     double fps_median = 0, fps_min = 0, fps_max = 0;  // over sessions (per-session FPS)
-    double p95_median_ms = 0, p95_worst_ms = 0;  // median NaN when no session had a frame interval
+    double p95_median_ms = 0, p95_worst_ms = 0;
     double low1_worst_fps = 0, latency_p95_worst_ms = 0, stutter_worst = 0;
     uint64_t frames = 0, dropped = 0;
     double fairness = 1;      // Jain's index over per-session FPS

@@ -1,6 +1,7 @@
 #include "monitor/monitor_data.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace seatmark::monitor {
@@ -44,9 +45,16 @@ EventLine describe_event(const core::LiveEvent& e, int64_t run_started_unix_ns) 
                       b->sessions == 1 ? "" : "s");
     } else if (auto* v = std::get_if<StepVerdictEvent>(&e.data)) {
         l.bad = !v->pass;
-        std::snprintf(buf, sizeof buf, "step %u (%u sessions): %s, FPS median %.1f, worst p95 %.1f ms%s%s", v->step,
-                      v->sessions, v->pass ? "PASS" : "FAIL", v->fps_median, v->p95_worst_ms,
-                      v->reason.empty() ? "" : ": ", v->reason.c_str());
+        // A step without frames has no FPS or p95 (NaN): n/a, not "nan" or 0.
+        auto fig = [](double x, const char* unit) {
+            char f[32];
+            if (std::isnan(x)) return std::string("n/a");
+            std::snprintf(f, sizeof f, "%.1f%s", x, unit);
+            return std::string(f);
+        };
+        std::snprintf(buf, sizeof buf, "step %u (%u sessions): %s, FPS median %s, worst p95 %s%s%s", v->step,
+                      v->sessions, v->pass ? "PASS" : "FAIL", fig(v->fps_median, "").c_str(),
+                      fig(v->p95_worst_ms, " ms").c_str(), v->reason.empty() ? "" : ": ", v->reason.c_str());
     } else if (auto* s = std::get_if<SessionEndEvent>(&e.data)) {
         l.bad = s->failure || is_failure_state(s->reason);
         std::snprintf(buf, sizeof buf, "session %u ended: %s%s%s", s->session, s->reason.c_str(),

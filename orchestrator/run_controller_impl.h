@@ -135,6 +135,7 @@ private:
     void run_over(bool ok, const std::string& detail) override;
 
     void fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig);
+    void record_failure(Session& s, SessionEnd reason, const std::string& detail);
     void finalize(Session& s);
     void sample();
     void open_sampler();

@@ -42,7 +42,7 @@ void Controller::on_tick() {
         last_sample = t;
         sample();
     }
-    if (t - last_status >= 1'000'000'000 && phase_ != Phase::done) {
+    if (t - last_status >= 1'000'000'000 && phase_ != Phase::done && !opts_.quiet) {
         double dt = last_status ? double(t - last_status) * 1e-9 : 1.0;
         last_status = t;
         StatusSnapshot st;
@@ -58,7 +58,7 @@ void Controller::on_tick() {
                 fps.push_back(double(s->recent_frames) / dt);
                 s->recent_frames = 0;
             }
-        st.fps_median = fps.empty() ? 0 : stats::median(fps);
+        st.fps_median = fps.empty() ? NAN : stats::median(fps);
         st.p95_ms = recent_intervals_.empty() ? NAN : stats::percentile_nearest_rank(recent_intervals_, 95);
         recent_intervals_.clear();
         st.passed = density().sessions;

@@ -40,8 +40,8 @@ void Controller::ended(uint32_t id, SessionEnd reason, const std::string& detail
     Session* sp = table_.find(id);
     if (!sp || sp->state == SessionState::ended) return;
     Session& s = *sp;
-    if (store::is_failure(reason))
-        fail_session(s, reason, detail, 0);
+    s.ended_by_source = true;
+    if (store::is_failure(reason)) record_failure(s, reason, detail);  // the source knows already
     table_.left(s, reason, detail, now_ns());
     finalize(s);
 }
@@ -74,7 +74,8 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
     if (auto* f = std::get_if<wire::Frames>(&m)) {
         for (const auto& r : f->frames) {
             s.frames.add(r);
-            if (r.interval_ns >= 0) recent_intervals_.push_back(double(r.interval_ns) * 1e-6);
+            // Only the status line reads these (quiet: nobody, so they are not collected).
+            if (r.interval_ns >= 0 && !opts_.quiet) recent_intervals_.push_back(double(r.interval_ns) * 1e-6);
             s.last_frame_begin_ns = std::max(s.last_frame_begin_ns, r.t_begin_ns);
         }
         s.recent_frames += f->frames.size();
@@ -98,6 +99,17 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
             step_failures_[s.id] = "device-lost";
     } else if (auto* b = std::get_if<wire::Bye>(&m)) {
         s.frames.bye_sent = b->frames_sent;
+        // The whole session's 1 % lows as the session computed them from all its frames: seatmark's
+        // 1000 / p99 and MangoHud's "1% Min FPS" (core/stats.h), stored as samples of source 'bye'
+        // (docs/store.md) for the report to show side by side.
+        std::vector<store::SampleRow> lows;
+        if (std::isfinite(b->low1_fps) && b->low1_fps > 0)
+            lows.push_back({s.last_seen_ns, static_cast<int>(id), "bye", "low1_fps", b->low1_fps});
+        if (std::isfinite(b->low1_min_fps) && b->low1_min_fps > 0) {
+            s.low1_mangohud_fps = b->low1_min_fps;
+            lows.push_back({s.last_seen_ns, static_cast<int>(id), "bye", "low1_min_fps", b->low1_min_fps});
+        }
+        if (!lows.empty()) store_->add_samples(std::move(lows));
         if (b->model_open_s > 0) s.model_open_ms = b->model_open_s * 1e3;
         if (!b->message.empty() && s.detail.empty()) s.detail = b->message;
     }
@@ -121,12 +133,16 @@ void Controller::on_closed(int64_t id, const ConnectionEnd& end) {
     if (s.state == SessionState::exited) finalize(s);
 }
 
-void Controller::fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig) {
+void Controller::record_failure(Session& s, SessionEnd reason, const std::string& detail) {
     table_.declare_failed(s, reason, detail, now_ns());
     if (!stopping()) step_failures_[s.id] = std::string(store::to_string(s.reason));
     store_->add_event({now_ns(), static_cast<int>(s.id), "session-" + std::string(store::to_string(reason)), detail});
+}
+
+void Controller::fail_session(Session& s, SessionEnd reason, const std::string& detail, int sig) {
+    record_failure(s, reason, detail);
     if (s.proc && s.proc->running() && sig) s.proc->signal_group(sig);
-    if (!s.proc) source_.failed(s.id);
+    if (!s.proc && !s.ended_by_source) source_.failed(s.id);  // it ends the session (SessionHost::ended)
 }
 
 void Controller::on_exit(uint32_t id, ExitStatus st) {

@@ -61,6 +61,7 @@ struct Session {
     std::string profile_name;  // the profile's own name (SLA key)
     const Sla* sla = nullptr;
     std::unique_ptr<SessionProcess> proc;  // spawn mode; none for a joined session
+    bool ended_by_source = false;          // no process: its source said how it ended (SessionHost::ended)
     pid_t pid = 0;
 
     SessionState state = SessionState::starting;

@@ -243,6 +243,13 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
     const auto events = reader.events();
     attach_use(a.steps, samples);
     attribute_steps(a, samples);
+    for (const char* metric : {"low1_fps", "low1_min_fps"})
+        if (auto it = samples.metrics.find(metric); it != samples.metrics.end())
+            for (const auto& [id, series] : it->second) {
+                if (id == host_wide || series.points.empty() || series.source != "bye") continue;
+                auto& lows = a.bye_lows[id];
+                (std::string_view(metric) == "low1_fps" ? lows.low1_fps : lows.low1_min_fps) = series.points.back().value;
+            }
 
     set_time_span(a, frames, samples);
     build_host_series(a, samples);

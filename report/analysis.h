@@ -150,6 +150,12 @@ struct RunAnalysis {
     const Sla& sla_for(const std::string& profile) const;
 
     std::vector<store::SessionRow> sessions;
+    // Per session, over the whole session as its BYE said (samples of source 'bye'; absent
+    // without a BYE): seatmark's 1 % low (1000 / p99) and MangoHud's "1% Min FPS".
+    struct SessionLows {
+        double low1_fps = NAN, low1_min_fps = NAN;
+    };
+    std::map<int, SessionLows> bye_lows;
     std::vector<DeviceUse> devices;
     bool any_software = false;
     std::vector<StepAnalysis> steps;

@@ -82,7 +82,8 @@ std::string steps_csv(const RunAnalysis& a) {
 std::string sessions_csv(const RunAnalysis& a) {
     std::string out =
         "step,step_sessions,session,profile,device,device_type,software,end_reason,failure,frames,active_s,fps,p50_ms,"
-        "p95_ms,p99_ms,low1_fps,low1_tw_fps,stutter_pct,latency_p95_ms,cpu_p50_ms,gpu_p50_ms,dropped,cpu_pct,rss_max_bytes,"
+        "p95_ms,p99_ms,low1_fps,low1_min_fps_mangohud,low1_tw_fps,stutter_pct,latency_p95_ms,cpu_p50_ms,gpu_p50_ms,dropped,"
+        "cpu_pct,rss_max_bytes,"
         "gpu_share_pct,gpu_share_source,"
         "violations\n";
     std::map<uint32_t, const store::SessionRow*> by_id;
@@ -97,7 +98,7 @@ std::string sessions_csv(const RunAnalysis& a) {
                 csv_field(row ? row->device.device_name : ""), csv_field(row ? row->device.device_type : ""),
                 row && row->device.software ? "1" : "0",
                 row ? std::string(store::to_string(row->end_reason)) : "", f.failure, std::to_string(m.frames),
-                c(m.active_s), c(m.fps), c(m.p50_ms), c(m.p95_ms), c(m.p99_ms), c(m.low1_fps), c(m.low1_tw_fps),
+                c(m.active_s), c(m.fps), c(m.p50_ms), c(m.p95_ms), c(m.p99_ms), c(m.low1_fps), c(m.low1_min_fps), c(m.low1_tw_fps),
                 c(m.stutter * 100), c(m.latency_p95_ms), c(m.cpu_p50_ms), c(m.gpu_p50_ms), std::to_string(m.dropped),
                 co(use.cpu_pct), co(use.rss_max_bytes, 0), co(use.gpu_share_pct), csv_field(use.gpu_share_source),
                 csv_field(join(f.violations, "; "))};
@@ -219,6 +220,10 @@ json report_json(const RunAnalysis& a) {
                    {"signal", s.signal ? json(*s.signal) : json(nullptr)},
                    {"frames_received", s.frames_received},
                    {"frames_lost", s.frames_lost},
+                   // The whole session's 1 % lows (its BYE): 1000 / p99 and MangoHud's; null without one.
+                   {"low1_fps", a.bye_lows.count(s.id) ? jnum(a.bye_lows.at(s.id).low1_fps) : json(nullptr)},
+                   {"low1_min_fps_mangohud",
+                    a.bye_lows.count(s.id) ? jnum(a.bye_lows.at(s.id).low1_min_fps) : json(nullptr)},
                    {"detail", s.detail}};
         se["steps"] = json::array();
         for (const auto& st : a.steps)
@@ -234,6 +239,7 @@ json report_json(const RunAnalysis& a) {
                                            {"p95_ms", jnum(m.p95_ms)},
                                            {"p99_ms", jnum(m.p99_ms)},
                                            {"low1_fps", jnum(m.low1_fps)},
+                                           {"low1_min_fps_mangohud", jnum(m.low1_min_fps)},
                                            {"low1_tw_fps", jnum(m.low1_tw_fps)},
                                            {"stutter_pct", jnum(m.stutter * 100)},
                                            {"latency_p95_ms", jnum(m.latency_p95_ms)},

@@ -129,6 +129,9 @@ std::string session_rows(const RunAnalysis& a) {
                 "l");
         h += td(std::to_string(s.frames_received));
         h += td(std::to_string(s.frames_lost));
+        const auto lows = a.bye_lows.count(s.id) ? a.bye_lows.at(s.id) : RunAnalysis::SessionLows{};
+        h += td(num(lows.low1_fps));      // n/a without a BYE
+        h += td(num(lows.low1_min_fps));
         h += td("<span class=\"muted\">" + e(s.detail) + "</span>", "l");
         h += "</tr>\n";
     }
@@ -244,7 +247,9 @@ std::string render_html(const RunAnalysis& a) {
     }
 
     h += "<h2>Sessions</h2><table><thead><tr><th class=\"l\">id</th><th class=\"l\">profile</th><th class=\"l\">device</th>"
-         "<th>started s</th><th>ended s</th><th class=\"l\">end</th><th>frames</th><th>lost</th><th class=\"l\">detail</th>"
+         "<th>started s</th><th>ended s</th><th class=\"l\">end</th><th>frames</th><th>lost</th>"
+         "<th>1 % low FPS<div class=\"muted\">1000 / p99</div></th><th>1% Min FPS<div class=\"muted\">MangoHud</div></th>"
+         "<th class=\"l\">detail</th>"
          "</tr></thead><tbody>\n" + session_rows(a) + "</tbody></table>\n";
 
     h += "<h2>Definitions</h2><dl>";

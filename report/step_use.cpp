@@ -29,10 +29,12 @@ Agg aggregate(const MetricSeries* series, int64_t t0, int64_t t1) {
 
 }  // namespace
 
-// The metrics a report reads: host CPU, memory and GPU; per-session CPU, memory and GPU share;
+// The metrics a report reads: host CPU, memory and GPU; per-session CPU, memory and GPU share,
+// MangoHud's 1% Min FPS from each session's BYE;
 // GPU memory (gpu_mem_* for one device, gpuN_mem_* per device when there are several).
 bool wanted_metric(std::string_view m) {
-    for (std::string_view w : {"host_cpu_pct", "gpu_util_pct", "host_mem_used_bytes", "cpu_pct", "rss_bytes", "gpu_share_pct"})
+    for (std::string_view w : {"host_cpu_pct", "gpu_util_pct", "host_mem_used_bytes", "cpu_pct", "rss_bytes", "gpu_share_pct",
+                               "low1_fps", "low1_min_fps"})
         if (m == w) return true;
     return m.starts_with("gpu") && (m.ends_with("_mem_used_bytes") || m.ends_with("_mem_total_bytes"));
 }

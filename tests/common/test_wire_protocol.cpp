@@ -70,6 +70,7 @@ Bye sample_bye() {
     b.stutter = 0.01;
     b.latency_p95_ms = 33.3;
     b.low1_tw_fps = 38.5;
+    b.low1_min_fps = 36.25;
     b.cpu_p50_ms = 0.3;
     b.gpu_p50_ms = 4.1;
     b.active_s = 28.0;
@@ -133,12 +134,12 @@ std::string error_for(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-TEST_CASE("wire: the header is magic \"SM\", version 2, type, little-endian payload length") {
+TEST_CASE("wire: the header is magic \"SM\", version 3, type, little-endian payload length") {
     auto b = bytes_of(Heartbeat{0x0102030405060708, 9});
     REQUIRE(b.size() == header_size + 16);
     CHECK(b[0] == 'S');
     CHECK(b[1] == 'M');
-    CHECK(b[2] == 2);
+    CHECK(b[2] == 3);  // 3: BYE carries MangoHud's 1% Min FPS
     CHECK(b[3] == static_cast<uint8_t>(MessageType::heartbeat));
     CHECK(b[4] == 16);
     CHECK(b[5] == 0);

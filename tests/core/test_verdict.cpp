@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "core/verdict.h"
 
 using namespace seatmark;
@@ -87,6 +89,29 @@ TEST_CASE("a session with no frames in the window does not pass") {
     auto v = judge_window(1, w, 0);
     CHECK_FALSE(v.pass);
     CHECK(v.reasons[0].find("no frames") != std::string::npos);
+}
+
+TEST_CASE("figures of a span without frames are n/a (NaN), never 0") {
+    Sla sla;
+    std::vector<SessionWindow> w(2);
+    w[0].sla = &sla;
+    w[1].sla = &sla;
+    w[1].failure = "software-fallback";
+    auto v = judge_window(2, w, 0);
+    CHECK_FALSE(v.pass);
+    CHECK(v.frames == 0);
+    for (double x : {v.fps_median, v.fps_min, v.fps_max, v.p95_median_ms, v.p95_worst_ms, v.low1_worst_fps,
+                     v.latency_p95_worst_ms, v.stutter_worst, v.fairness})
+        CHECK(std::isnan(x));
+    // With frames but no scripted input, only the latency is not known.
+    std::vector<SessionWindow> one(1);
+    one[0].sla = &sla;
+    one[0].frames = frames(100, 16.0);
+    for (auto& f : one[0].frames) f.latency_ns = -1;
+    auto m = judge_window(1, one, 0);
+    CHECK(std::isnan(m.latency_p95_worst_ms));
+    CHECK(m.p95_worst_ms == doctest::Approx(16.0));
+    CHECK(m.stutter_worst == 0);
 }
 
 TEST_CASE("fewer running sessions than the target fail the step") {
