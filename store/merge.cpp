@@ -150,7 +150,8 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
         w.copy_rows(s, m);
         result.hosts.push_back(m);
     }
-    for (const auto& [name, h] : lost_from_others) {
+    for (const auto& [lost_name, h] : lost_from_others) {
+        const std::string& name = lost_name;  // clang 14 cannot capture a structured binding
         if (std::any_of(src.begin(), src.end(), [&](const MergeSource& s) { return s.run.host == name; })) continue;
         HostRow row = h;
         if (const HostRow* hr = host_in(r, name)) row = *hr;
