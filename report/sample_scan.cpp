@@ -50,4 +50,17 @@ SampleSet read_samples(const std::string& db_path, const std::function<bool(std:
     return out;
 }
 
+WindowSum window_sum(const MetricSeries* series, int64_t t0, int64_t t1) {
+    WindowSum a;
+    if (!series) return a;
+    const auto& v = series->points;
+    auto lo = std::lower_bound(v.begin(), v.end(), t0, [](const MetricPoint& r, int64_t t) { return r.t_ns < t; });
+    for (auto it = lo; it != v.end() && it->t_ns < t1; ++it) {
+        a.sum += it->value;
+        a.max = std::max(a.max, it->value);
+        ++a.n;
+    }
+    return a;
+}
+
 }  // namespace seatmark::report

@@ -21,6 +21,14 @@ struct MetricSeries {
     std::vector<MetricPoint> points;  // by time
 };
 
+// Sum, max and count of a series' samples with t in [t0, t1) (count 0, max -1 when none): the one
+// window scan that step_use and step_attribution build their figures on.
+struct WindowSum {
+    double sum = 0, max = -1;
+    int n = 0;
+};
+WindowSum window_sum(const MetricSeries* series, int64_t t0, int64_t t1);
+
 inline constexpr int host_wide = -1;  // the key of host-wide samples (session_id NULL)
 
 struct SampleSet {

@@ -10,25 +10,12 @@ namespace seatmark::report {
 
 namespace {
 
-struct Agg {
-    double sum = 0, max = -1;
-    int n = 0;
+struct Agg : WindowSum {
     std::optional<double> mean() const { return n ? std::optional<double>(sum / n) : std::nullopt; }
     std::optional<double> peak() const { return n ? std::optional<double>(max) : std::nullopt; }
 };
 
-Agg aggregate(const MetricSeries* series, int64_t t0, int64_t t1) {
-    Agg a;
-    if (!series) return a;
-    const auto& v = series->points;
-    auto lo = std::lower_bound(v.begin(), v.end(), t0, [](const MetricPoint& r, int64_t t) { return r.t_ns < t; });
-    for (auto it = lo; it != v.end() && it->t_ns < t1; ++it) {
-        a.sum += it->value;
-        a.max = std::max(a.max, it->value);
-        ++a.n;
-    }
-    return a;
-}
+Agg aggregate(const MetricSeries* series, int64_t t0, int64_t t1) { return Agg{window_sum(series, t0, t1)}; }
 
 std::optional<double> median_of(std::vector<double> v) {
     if (v.empty()) return std::nullopt;

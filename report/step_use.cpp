@@ -8,24 +8,11 @@ namespace seatmark::report {
 namespace {
 
 // Mean and max of the samples with t in [t0, t1); count 0 when none.
-struct Agg {
-    double sum = 0, max = -1;
-    int n = 0;
+struct Agg : WindowSum {
     double mean() const { return n ? sum / n : -1; }
 };
 
-Agg aggregate(const MetricSeries* series, int64_t t0, int64_t t1) {
-    Agg a;
-    if (!series) return a;
-    const auto& v = series->points;
-    auto lo = std::lower_bound(v.begin(), v.end(), t0, [](const MetricPoint& r, int64_t t) { return r.t_ns < t; });
-    for (auto it = lo; it != v.end() && it->t_ns < t1; ++it) {
-        a.sum += it->value;
-        a.max = std::max(a.max, it->value);
-        ++a.n;
-    }
-    return a;
-}
+Agg aggregate(const MetricSeries* series, int64_t t0, int64_t t1) { return Agg{window_sum(series, t0, t1)}; }
 
 }  // namespace
 
