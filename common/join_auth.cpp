@@ -1,6 +1,5 @@
 #include "common/join_auth.h"
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -43,15 +42,8 @@ std::string read_token_file(const std::string& path, const std::string& what) {
     return t;
 }
 
-std::string token_file_warning(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    auto p = fs::status(path, ec).permissions();
-    if (ec) return {};
-    if ((p & (fs::perms::group_read | fs::perms::others_read)) != fs::perms::none)
-        return "token file " + path + " can be read by other users; `chmod 600 " + path + "`";
-    return {};
-}
+// token_file_warning: common/token_file_posix.cpp (mode bits) and common/token_file_windows.cpp
+// (the file's access list).
 
 // random_nonce, hmac_sha256, mac_equal: common/join_crypto_posix.cpp (OpenSSL) and
 // common/join_crypto_windows.cpp (BCrypt).

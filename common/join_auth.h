@@ -12,7 +12,9 @@ namespace seatmark::join {
 // Reads a token file: its bytes with trailing whitespace (a newline) removed. Throws
 // InputError naming the file when it is missing, unreadable or empty (`what`: the option).
 std::string read_token_file(const std::string& path, const std::string& what = "--token-file");
-// "" or a warning when others than the owner may read the file.
+// "" or a warning, with the command that fixes it, when others than the owner may read the file:
+// POSIX: group or others have read permission (chmod 600); Windows: the file's access list
+// lets Everyone, Users or Authenticated Users read it (icacls).
 std::string token_file_warning(const std::string& path);
 
 Nonce random_nonce();  // OpenSSL RAND_bytes / BCryptGenRandom; throws std::runtime_error if the generator fails
