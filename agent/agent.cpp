@@ -1,3 +1,6 @@
+// What the agent sends and when: join the run, keep the orchestrator's WATCH list, send one
+// SAMPLES message per interval, join again after a dropped connection. How it samples is
+// agent_sampler.h.
 #include "agent/agent.h"
 
 #include <algorithm>
@@ -13,9 +16,7 @@
 #include "common/exit_codes.h"
 #include "common/join_auth.h"
 #include "common/join_peer.h"
-#include "orchestrator/gpu_sampler.h"
-#include "orchestrator/host_sampler.h"
-#include "orchestrator/session_table.h"
+#include "agent/agent_sampler.h"
 
 namespace seatmark::agent {
 
@@ -32,34 +33,6 @@ struct Shared {
     std::string why;
 };
 
-// The sessions the orchestrator says run on this host, as the session table the orchestrator's
-// own sampler reads: added when first watched, ended when no longer watched.
-void apply_watch(orchestrator::SessionTable& table, const std::vector<join::WatchEntry>& watch) {
-    std::vector<bool> watched(table.next_id(), false);
-    for (const auto& w : watch) {
-        orchestrator::Session* s = table.find(w.session_id);
-        if (!s) {
-            // Ids come from the orchestrator; the table wants them in order, so the gaps are
-            // filled with records that never run.
-            while (table.next_id() <= w.session_id) {
-                auto& filler = table.add(table.next_id());
-                filler.state = orchestrator::SessionState::ended;
-            }
-            s = table.find(w.session_id);
-            s->state = orchestrator::SessionState::running;
-            s->link = orchestrator::Link::open;
-            s->pid = static_cast<pid_t>(w.pid);
-        }
-        if (s->pid != static_cast<pid_t>(w.pid)) continue;  // an id is one process, always
-        s->software = w.renderer == 2;
-        if (w.renderer == 0) s->link = orchestrator::Link::none;  // renderer not known yet
-        if (w.session_id < watched.size()) watched[w.session_id] = true;
-        else watched.resize(w.session_id + 1, false), watched[w.session_id] = true;
-    }
-    for (orchestrator::Session* s : table.all())
-        if (s->alive() && (s->id >= watched.size() || !watched[s->id])) s->state = orchestrator::SessionState::ended;
-}
-
 }  // namespace
 
 int run_agent(const AgentOptions& o) {
@@ -73,8 +46,8 @@ int run_agent(const AgentOptions& o) {
     po.role = join::Role::agent;
     po.retry_s = o.retry_s;
     const join::PeerIdentity me = join::local_identity(o.host_name);
-    orchestrator::HostSampler sampler(std::make_unique<orchestrator::GpuTelemetry>(orchestrator::open_gpu_backends()));
-    if (!o.quiet) std::fprintf(stderr, "seatmark agent: GPU figures from %s\n", sampler.gpu()->describe().c_str());
+    AgentSampler sampler(open_agent_gpu());
+    if (!o.quiet) std::fprintf(stderr, "seatmark agent: %s\n", sampler.describe().c_str());
     while (!g_stop) {
         join::JoinPeer peer(po);
         peer.join(me);
@@ -94,7 +67,7 @@ int run_agent(const AgentOptions& o) {
             });
         if (!o.quiet) std::fprintf(stderr, "seatmark agent: joined the run at %s for host %s\n", peer.where().c_str(), me.host.c_str());
         int64_t next = now_ns();
-        orchestrator::SessionTable table;
+        std::vector<join::WatchEntry> watch;
         for (;;) {
             {
                 std::unique_lock<std::mutex> l(sh->mu);
@@ -106,14 +79,13 @@ int run_agent(const AgentOptions& o) {
                     return exit_code::ok;
                 }
                 if (sh->lost) break;
-                apply_watch(table, sh->watch);
+                watch = sh->watch;
             }
             const int64_t t = now_ns();
             join::Samples s;
             s.t_ns = t;
-            auto sample = sampler.sample(t, table);
-            for (auto& r : sample.rows)
-                s.rows.push_back({r.session_id ? *r.session_id : -1, std::move(r.source), std::move(r.metric), r.value});
+            auto sample = sampler.sample(t, watch);
+            s.rows = std::move(sample.rows);
             for (const auto& e : sample.errors) s.rows.push_back({-1, "agent", "sampler_error: " + e, 1});
             std::vector<uint8_t> out;
             join::encode(out, join::JoinMessage{s});
@@ -128,7 +100,7 @@ int run_agent(const AgentOptions& o) {
     return exit_code::ok;
 }
 
-void add_agent_command(CLI::App& app, std::function<int()>& run) {
+void add_agent_command(CLI::App& app, std::function<int()>& run, const std::string& example) {
     auto o = std::make_shared<AgentOptions>();
     auto retry = std::make_shared<std::string>("60s");
     auto interval = std::make_shared<std::string>("1s");
@@ -140,8 +112,7 @@ void add_agent_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_option("--retry-for", *retry, "Keep trying to reach the orchestrator this long")->capture_default_str();
     cmd->add_flag("--quiet,-q", o->quiet, "Print nothing but errors");
     cmd->footer(
-        "Example (one per host, e.g. a systemd unit or a scheduled task at boot):\n"
-        "  seatmark agent --join controller.example.com:7879 --token-file /etc/seatmark/token\n"
+        "Example (one per host, e.g. a systemd unit or a scheduled task at boot):\n  " + example + "\n"
         "Sessions on this host (`seatmark session --join`) are matched by pid; a host without an agent has its\n"
         "host figures recorded as unavailable. The agent exits when the run ends.");
     cmd->callback([&run, o, retry, interval] {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "agent/agent.h"
 #include "app/exit_mapping.h"
 #include "client/session_cli.h"
 #include "client/stop_signal.h"
@@ -21,5 +22,7 @@ int main(int argc, char** argv) {
     std::function<int()> run;
     CLI::App* session = app.add_subcommand("session", "Run one synthetic CAD user rendering with Vulkan, timing every frame");
     seatmark::client::configure_session_command(*session, run, "seatmark.exe session");
+    seatmark::agent::add_agent_command(
+        app, run, "seatmark.exe agent --join controller.example.com:7879 --token-file C:\\ProgramData\\seatmark\\token");
     return seatmark::app::parse_and_run(app, argc, argv, run);
 }

@@ -84,11 +84,14 @@ add_subdirectory(pack)
 add_subdirectory(image)
 add_subdirectory(client)
 add_dependencies(seatmark_client vulkan_import_lib)
-# The GPU samplers a Windows host has: NVML (nvml.dll) and the PDH GPU counters; the rest of
-# orchestrator/ is the Linux controller.
-add_library(seatmark_gpu_windows STATIC ${SEATMARK_ROOT}/orchestrator/gpu_nvml.cpp ${SEATMARK_ROOT}/orchestrator/gpu_snapshot.cpp
-  ${SEATMARK_ROOT}/orchestrator/gpu_pdh.cpp ${SEATMARK_ROOT}/orchestrator/gpu_pdh_windows.cpp
-  ${SEATMARK_ROOT}/orchestrator/host_cpu.cpp ${SEATMARK_ROOT}/orchestrator/host_proc_windows.cpp)
-target_link_libraries(seatmark_gpu_windows PUBLIC seatmark_common pdh ntdll psapi)
+# What `seatmark.exe agent` samples with: the host figures (host_figures.cpp over
+# host_proc_windows.cpp), NVML (nvml.dll), the PDH GPU counters and the software share; the rest
+# of orchestrator/ is the Linux controller.
+set(o ${SEATMARK_ROOT}/orchestrator)
+add_library(seatmark_host_windows STATIC ${o}/host_figures.cpp ${o}/host_cpu.cpp ${o}/host_proc_windows.cpp
+  ${o}/gpu_nvml.cpp ${o}/gpu_snapshot.cpp ${o}/gpu_pdh.cpp ${o}/gpu_pdh_windows.cpp ${o}/gpu_software.cpp
+  ${o}/gpu_telemetry.cpp)
+target_link_libraries(seatmark_host_windows PUBLIC seatmark_core seatmark_common pdh ntdll psapi)
+add_subdirectory(agent)
 add_subdirectory(app)
 add_subdirectory(tests/windows)

@@ -13,13 +13,7 @@ GpuBackends open_gpu_backends(const GpuOptions& opts) {
     DrmOpen d = open_drm(opts);
     b.status.push_back(std::move(d.status));
     b.hardware = n.sampler ? std::move(n.sampler) : std::move(d.sampler);
-
-    BackendStatus s;
-    s.name = "software";
-    s.available = true;
-    s.detail = "per-session share = process CPU time over " + std::to_string(SoftwareSampler().cpus()) +
-               " CPU(s), for sessions on a CPU renderer (lavapipe); no device figures";
-    b.status.push_back(std::move(s));
+    b.status.push_back(software_status());
     return b;
 }
 

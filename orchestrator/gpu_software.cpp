@@ -1,15 +1,24 @@
 #include "orchestrator/gpu_software.h"
 
-#include <unistd.h>
-
 #include <algorithm>
+#include <string>
+#include <thread>
 
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_proc.h"
 
 namespace seatmark::orchestrator {
 
 SoftwareSampler::SoftwareSampler(unsigned cpus)
-    : cpus_(cpus ? cpus : static_cast<unsigned>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)))) {}
+    : cpus_(cpus ? cpus : std::max(1u, std::thread::hardware_concurrency())) {}
+
+BackendStatus software_status() {
+    BackendStatus s;
+    s.name = "software";
+    s.available = true;
+    s.detail = "per-session share = process CPU time over " + std::to_string(SoftwareSampler().cpus()) +
+               " CPU(s), for sessions on a CPU renderer (lavapipe); no device figures";
+    return s;
+}
 
 GpuSnapshot SoftwareSampler::sample(int64_t t_ns, const std::vector<GpuClient>& clients) {
     GpuSnapshot snap;

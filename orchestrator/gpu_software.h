@@ -8,7 +8,7 @@
 #include <map>
 
 #include "orchestrator/gpu_sampler.h"
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_proc.h"
 
 namespace seatmark::orchestrator {
 
@@ -30,5 +30,8 @@ private:
     std::map<pid_t, Prev> prev_;
     ProcessUsageReader usage_;
 };
+
+// The software backend's line for `seatmark probe` and the run's events (always available).
+BackendStatus software_status();
 
 }  // namespace seatmark::orchestrator

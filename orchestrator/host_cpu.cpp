@@ -1,6 +1,6 @@
 // The busy share between two CPU readings: the same arithmetic on Linux's /proc/stat jiffies
-// (linux_proc.cpp) and Windows' per-processor times (host_proc_windows.cpp).
-#include "orchestrator/linux_proc.h"
+// (host_proc_posix.cpp) and Windows' per-processor times (host_proc_windows.cpp).
+#include "orchestrator/host_proc.h"
 
 namespace seatmark::orchestrator {
 

@@ -1,4 +1,4 @@
-// orchestrator/linux_proc.h on Windows, for `seatmark.exe agent`: the host's CPU per core from
+// orchestrator/host_proc.h on Windows, for `seatmark.exe agent`: the host's CPU per core from
 // NtQuerySystemInformation(SystemProcessorPerformanceInformation) (what Task Manager and PDH's
 // \Processor(*) are built on), memory from GlobalMemoryStatusEx, and each session's CPU time
 // (GetProcessTimes) and working set (GetProcessMemoryInfo) by pid.
@@ -11,7 +11,7 @@
 
 #include "common/self_exe.h"
 #include "common/win_text.h"
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_proc.h"
 
 namespace seatmark::orchestrator {
 
@@ -35,6 +35,8 @@ std::string registry_string(HKEY root, const wchar_t* key, const wchar_t* value)
 }
 
 }  // namespace
+
+const char* host_proc_source() { return "win32"; }
 
 HostIdentity read_host_identity() {
     HostIdentity h;

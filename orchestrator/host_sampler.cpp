@@ -3,40 +3,24 @@
 
 namespace seatmark::orchestrator {
 
-HostSampler::HostSampler(std::unique_ptr<GpuTelemetry> gpu) : gpu_(std::move(gpu)), cpu_prev_(read_cpu_times()) {}
+HostSampler::HostSampler(std::unique_ptr<GpuTelemetry> gpu) : gpu_(std::move(gpu)) {}
 
 HostSampler::Sample HostSampler::sample(int64_t t, SessionTable& sessions) {
     Sample out;
-    auto& rows = out.rows;
-    CpuTimes now = read_cpu_times();
-    auto pct = cpu_percent(cpu_prev_, now);
-    cpu_prev_ = now;
-    if (!pct.empty()) {
-        rows.push_back({t, std::nullopt, "proc", "host_cpu_pct", pct[0]});
-        host_cpu_pct_ = pct[0];
-        for (size_t i = 1; i < pct.size(); ++i)
-            rows.push_back({t, std::nullopt, "proc", "core" + std::to_string(i - 1) + "_cpu_pct", pct[i]});
+    std::vector<WatchedProcess> watched;
+    for (const Session* s : sessions.all())
+        if (s->alive() && s->pid) watched.push_back({static_cast<int>(s->id), s->pid});
+    auto host = host_.sample(t, watched);
+    out.rows = std::move(host.rows);
+    // The sessions keep their latest figures for the live view and the software GPU share.
+    for (const auto& f : host.processes) {
+        Session* s = sessions.find(static_cast<uint32_t>(f.session_id));
+        if (!s) continue;
+        if (f.cpu_pct) s->cpu_pct = *f.cpu_pct;
+        s->cpu_s = f.cpu_seconds;
+        s->cpu_t = t;
+        s->rss_bytes = f.rss_bytes;
     }
-    MemInfo mem = read_meminfo();
-    rows.push_back({t, std::nullopt, "proc", "host_mem_used_bytes", double(mem.total_bytes - mem.available_bytes)});
-    rows.push_back({t, std::nullopt, "proc", "host_load1", read_loadavg1()});
-    // Run-queue length now (the load average trails it by a minute); minus this sampler itself.
-    if (now.procs_running >= 1) rows.push_back({t, std::nullopt, "proc", "host_run_queue", now.procs_running - 1});
-    for (Session* sp : sessions.all()) {
-        Session& s = *sp;
-        if (!s.alive() || !s.pid) continue;
-        auto u = proc_usage_.read(s.pid);
-        if (!u) continue;
-        if (s.cpu_s >= 0 && t > s.cpu_t) {
-            s.cpu_pct = 100.0 * (u->cpu_seconds - s.cpu_s) / (double(t - s.cpu_t) * 1e-9);
-            rows.push_back({t, static_cast<int>(s.id), "proc", "cpu_pct", s.cpu_pct});
-        }
-        s.cpu_s = u->cpu_seconds;
-        s.cpu_t = t;
-        s.rss_bytes = u->rss_bytes;
-        rows.push_back({t, static_cast<int>(s.id), "proc", "rss_bytes", double(u->rss_bytes)});
-    }
-    proc_usage_.sweep();
     if (gpu_) {
         std::vector<GpuClient> clients;
         for (const Session* s : sessions.all())
@@ -47,7 +31,7 @@ HostSampler::Sample HostSampler::sample(int64_t t, SessionTable& sessions) {
         last_gpu_ = gpu_->sample(t, clients);
         for (const auto& e : last_gpu_.errors) out.errors.push_back("gpu: " + e);
         auto g = gpu_sample_rows(last_gpu_);
-        rows.insert(rows.end(), g.begin(), g.end());
+        out.rows.insert(out.rows.end(), g.begin(), g.end());
     }
     return out;
 }

@@ -1,6 +1,6 @@
 #pragma once
-// The run's sampler: the host (/proc: CPU per core, memory, load), every running session's
-// process (CPU share, RSS) and GPU sharing (gpu_telemetry.h), once a second. It writes the
+// The run's sampler: the host and every running session's process (host_figures.h: CPU per
+// core, memory, load; CPU share, RSS) and GPU sharing (gpu_telemetry.h), once a second. It writes the
 // per-session figures into the session table and returns the store rows; it keeps the latest
 // host and GPU figures for the live projection.
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "orchestrator/gpu_telemetry.h"
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_figures.h"
 #include "orchestrator/session_table.h"
 #include "store/records.h"
 
@@ -25,15 +25,13 @@ public:
     };
     Sample sample(int64_t t_ns, SessionTable& sessions);
 
-    double host_cpu_pct() const { return host_cpu_pct_; }  // NaN before the second sample
+    double host_cpu_pct() const { return host_.host_cpu_pct(); }  // NaN before the first sample
     const GpuSnapshot& gpu_snapshot() const { return last_gpu_; }
     const GpuTelemetry* gpu() const { return gpu_.get(); }
 
 private:
     std::unique_ptr<GpuTelemetry> gpu_;
-    CpuTimes cpu_prev_;
-    ProcessUsageReader proc_usage_;  // sessions' /proc/PID/stat, kept open between samples
-    double host_cpu_pct_ = NAN;
+    HostFigures host_;
     GpuSnapshot last_gpu_;
 };
 

@@ -7,7 +7,7 @@
 #include "common/clock.h"
 #include "core/stats.h"
 #include "core/verdict.h"
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_proc.h"
 
 namespace seatmark::orchestrator {
 

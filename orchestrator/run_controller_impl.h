@@ -41,7 +41,7 @@
 #include "orchestrator/disk_watch.h"
 #include "orchestrator/gpu_telemetry.h"
 #include "orchestrator/host_sampler.h"
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_proc.h"
 #include "orchestrator/live_projection.h"
 #include "orchestrator/run_dir.h"
 #include "orchestrator/run_output.h"

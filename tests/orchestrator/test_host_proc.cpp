@@ -1,4 +1,4 @@
-// The host and process figures the agent streams (orchestrator/linux_proc.h), read for real:
+// The host and process figures the agent streams (orchestrator/host_proc.h), read for real:
 // in the Linux suite from /proc, and as a Windows executable under Wine through the Win32 calls
 // (host_proc_windows.cpp).
 #include <doctest/doctest.h>
@@ -7,7 +7,7 @@
 
 #include "common/cpu_time.h"
 #include "common/self_exe.h"
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_proc.h"
 
 using namespace seatmark;
 using namespace seatmark::orchestrator;

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "common/wire_protocol.h"
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_proc.h"
 #include "orchestrator/telemetry_server.h"
 #include "tests/support/process.h"
 

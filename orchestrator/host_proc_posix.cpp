@@ -1,4 +1,4 @@
-#include "orchestrator/linux_proc.h"
+#include "orchestrator/host_proc.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -32,6 +32,8 @@ std::string after_colon(const std::string& line) {
 }
 
 }  // namespace
+
+const char* host_proc_source() { return "proc"; }
 
 HostIdentity read_host_identity() {
     HostIdentity h;

@@ -1,7 +1,7 @@
 #pragma once
 // Everything seatmark reads about the host and its processes, in one place: host identity, host
 // CPU and memory use, and per-process CPU time and RSS. Linux: /proc and uname
-// (linux_proc.cpp); Windows: per-processor times, GlobalMemoryStatusEx, GetProcessTimes and the
+// (host_proc_posix.cpp); Windows: per-processor times, GlobalMemoryStatusEx, GetProcessTimes and the
 // working set (host_proc_windows.cpp, the agent on a Windows host).
 #include <sys/types.h>
 
@@ -13,6 +13,9 @@
 #include <vector>
 
 namespace seatmark::orchestrator {
+
+// The source label of every figure below as stored: "proc" (Linux /proc), "win32" (Windows).
+const char* host_proc_source();
 
 struct HostIdentity {
     std::string hostname, cpu_model, os, kernel;
