@@ -21,9 +21,9 @@ namespace seatmark::client {
 class TelemetrySender {
 public:
     struct Options {
-        std::chrono::milliseconds flush_interval{500};     // buffered frames go out at least this often
+        std::chrono::milliseconds flush_interval{wire::heartbeat_interval_ms};  // buffered frames go out at least this often
         size_t flush_frames = 512;                         // ... or as soon as this many are buffered
-        std::chrono::milliseconds heartbeat_interval{500};
+        std::chrono::milliseconds heartbeat_interval{wire::heartbeat_interval_ms};
         std::chrono::milliseconds send_timeout{10000};     // one write (or the connect) taking longer: lost
     };
 

@@ -90,6 +90,12 @@ inline constexpr size_t frame_record_size = 72;
 inline constexpr uint32_t max_frames_per_message = static_cast<uint32_t>((max_payload - 4) / frame_record_size);
 // Encoders cut longer strings to this many bytes, so every message fits max_payload.
 inline constexpr size_t max_string_bytes = 64 * 1024;
+// How often a session sends its buffered frames and a HEARTBEAT (together, in one write). Once a
+// second: with 256 sessions, 500 ms cost the orchestrator ~0.5 % of a core in receive and dispatch
+// work alone (bench_orchestrator), and nothing needs fresher data (the live API answers once a
+// second, the judge waits for a heartbeat a second past the window). Receivers rely on it: a
+// heartbeat timeout must be several of these (core/plan.cpp).
+inline constexpr uint32_t heartbeat_interval_ms = 1000;
 
 enum class MessageType : uint8_t { hello = 1, frames = 2, heartbeat = 3, event = 4, bye = 5 };
 std::string_view to_string(MessageType t);  // "HELLO", ...; "unknown" otherwise

@@ -12,6 +12,7 @@
 #include "common/errors.h"
 #include "common/file_hash.h"
 #include "common/toml_util.h"
+#include "common/wire_protocol.h"
 #include "workloads/profile.h"
 
 namespace seatmark::core {
@@ -196,7 +197,11 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
         }
         p.device = run->string("device").value_or("");
         p.allow_software = run->boolean("allow_software").value_or(true);
-        p.heartbeat_timeout_s = run->duration("heartbeat_timeout", Range::closed(0.5, 3600)).value_or(p.heartbeat_timeout_s);
+        // Sessions send a heartbeat every wire::heartbeat_interval_ms: a timeout of fewer than three
+        // of them would declare a busy but healthy session hung.
+        constexpr double min_timeout_s = 3 * wire::heartbeat_interval_ms / 1000.0;
+        p.heartbeat_timeout_s =
+            run->duration("heartbeat_timeout", Range::closed(min_timeout_s, 3600)).value_or(p.heartbeat_timeout_s);
         if (auto stop = run->enumeration<StopRule>("stop", {{"first-failure", StopRule::first_failure},
                                                               {"max", StopRule::max}}))
             p.stop = *stop;

@@ -81,7 +81,7 @@ RunOutcome Controller::run() {
     // measured a third of the orchestrator's CPU in context switches otherwise; with
     // 256 sessions 10 ms cost 3.3 % of a core, 25 ms 2.7 %, 50 ms 2.5 % (before
     // other savings). Nothing here needs finer timing: sessions time their own
-    // frames and send them every 500 ms, timeouts are seconds, the live API answers
+    // frames and send them once a second (wire::heartbeat_interval_ms), timeouts are seconds, the live API answers
     // within 50 ms.
     while (!io_.stopped()) {
         io_.poll();
