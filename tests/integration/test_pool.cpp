@@ -84,7 +84,8 @@ TEST_CASE("pool: two ranks step together, windows open within the measured skew,
     CHECK(sessions_per_host(merged) == std::map<std::string, int64_t>{{"h0", 1}, {"h1", 1}});
     // The merged database holds every host's rows (counts and sums per host).
     for (const auto& [host, file] : {std::pair{std::string("h0"), h0}, std::pair{std::string("h1"), h1}}) {
-        CAPTURE(host);
+        const std::string& host_name = host;  // doctest's CAPTURE is a lambda: clang 14 cannot capture a binding
+        CAPTURE(host_name);
         const std::string in_host = " WHERE session_id IN (SELECT id FROM sessions WHERE host = '" + host + "')";
         CHECK(scalar(merged, "SELECT count(*) FROM frames" + in_host) == scalar(file, "SELECT count(*) FROM frames"));
         CHECK(scalar(merged, "SELECT sum(cpu_ns) FROM frames" + in_host) == scalar(file, "SELECT sum(cpu_ns) FROM frames"));

@@ -115,7 +115,8 @@ TEST_CASE("bad models get one clear error naming the file and the fault, exit 2"
     };
     for (const auto& [file, what] : cases) {
         auto r = run_process(seatmark_argv({"pack", file, "--out", dir.file("x.smpack"), "--quiet"}), 60);
-        INFO(file << "\n" << all_output(r));
+        const auto& input = file;  // doctest's INFO is a lambda: clang 14 cannot capture a binding
+        INFO(input << "\n" << all_output(r));
         CHECK(r.exit_code == 2);
         CHECK(r.err.find(file) != std::string::npos);
         CHECK(r.err.find(what) != std::string::npos);

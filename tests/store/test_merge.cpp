@@ -115,7 +115,8 @@ TEST_CASE("merge: the merged database is the union of the host databases, in ran
 
     // Row counts and sums per host equal the inputs'.
     for (const auto& [host, file, off] : {std::tuple{std::string("a"), a, int64_t(0)}, std::tuple{std::string("b"), b, off_b}}) {
-        CAPTURE(host);
+        const std::string& host_name = host;  // doctest's CAPTURE is a lambda: clang 14 cannot capture a binding
+        CAPTURE(host_name);
         const std::string q = " FROM frames WHERE session_id IN (SELECT id FROM sessions WHERE host = '" + host + "')";
         CHECK(scalar(out, "SELECT count(*)" + q) == scalar(file, "SELECT count(*) FROM frames"));
         CHECK(scalar(out, "SELECT sum(cpu_ns)" + q) == scalar(file, "SELECT sum(cpu_ns) FROM frames"));
