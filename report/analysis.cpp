@@ -10,6 +10,7 @@
 #include "store/sqlite_handle.h"
 #include "store/store_reader.h"
 #include "report/frame_scan.h"
+#include "report/pool_judge.h"
 #include "report/sample_scan.h"
 #include "report/step_attribution.h"
 #include "report/step_judge.h"
@@ -83,6 +84,17 @@ void read_steps(RunAnalysis& a, const std::vector<store::StepRow>& rows) {
     }
 }
 
+// A pool row that `seatmark merge` combined from the hosts' rows has no medians over the pool's
+// sessions (core::pool_verdict leaves them NaN without every session's figures): those are not
+// compared.
+core::StepVerdict pool_as_stored(const RunAnalysis& a, const store::VerdictRow& row, core::StepVerdict v) {
+    if (!a.pool.is_pool()) return v;
+    if (std::isnan(row.fps_median)) v.fps_median = NAN;
+    if (std::isnan(row.p95_median_ms)) v.p95_median_ms = NAN;
+    if (std::isnan(row.fairness)) v.fairness = NAN;
+    return v;
+}
+
 // The verdict rows the orchestrator stored, beside the recomputed ones: the step's pooled row
 // decides its stored pass/fail, and every figure and reason must agree.
 void compare_stored_verdicts(RunAnalysis& a, const std::vector<store::VerdictRow>& rows) {
@@ -102,10 +114,10 @@ void compare_stored_verdicts(RunAnalysis& a, const std::vector<store::VerdictRow
             s.agrees = !s.stored || (*s.stored == "pass") == s.verdict.pass;
             continue;
         }
-        s.disagreements = verdict_differences(*s.stored_verdict, s.verdict);
+        s.disagreements = verdict_differences(*s.stored_verdict, pool_as_stored(a, *s.stored_verdict, s.verdict));
         for (const auto& w : s.windows)
             if (w.stored_verdict)
-                for (const auto& d : verdict_differences(*w.stored_verdict, w.verdict))
+                for (const auto& d : verdict_differences(*w.stored_verdict, pool_as_stored(a, *w.stored_verdict, w.verdict)))
                     s.disagreements.push_back("window " + std::to_string(w.repeat + 1) + ": " + d);
         s.agrees = s.disagreements.empty();
     }
@@ -233,13 +245,16 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
     const SampleSet samples = samples_read.get();
     for (const auto& [id, v] : frames) a.frames += v.size();
 
-    judge_steps(a.steps, {a.sessions, frames, [&a](const std::string& p) -> const Sla& { return a.sla_for(p); },
-                          a.default_sla, gpu_memory_points(samples), threads});
+    const JudgeInputs judge{a.sessions, frames, [&a](const std::string& p) -> const Sla& { return a.sla_for(p); },
+                            a.default_sla, gpu_memory_points(samples), threads};
+    judge_steps(a.steps, judge);
+    judge_pool(a, reader, judge);
     compare_stored_verdicts(a, reader.verdicts());
     a.stored_max_density = a.run.max_density;
     a.search.adaptive = plan.search.adaptive;
     find_density_and_knee(a);
     if (plan.search.adaptive) replay_search(a, plan.search);
+    summarize_pool(a);
     const auto events = reader.events();
     attach_use(a.steps, samples);
     attribute_steps(a, samples);

@@ -17,6 +17,7 @@
 #include "store/records.h"
 #include "core/step_rules.h"
 #include "core/verdict.h"
+#include "report/pool_analysis.h"
 
 namespace seatmark::report {
 
@@ -168,6 +169,9 @@ struct RunAnalysis {
     // (something ran out there), else the last measured one.
     std::optional<size_t> bottleneck_step;
     uint64_t frames = 0;
+    // A pool run (several hosts' databases merged): per-host verdicts and the pool's figures;
+    // empty for a single host. Each step's `verdict` above is then the pool's (core::pool_verdict).
+    PoolAnalysis pool;
 
     int64_t t0_ns = 0, t1_ns = 0;  // the time line: run start .. last thing recorded
     Heatmap heat;

@@ -54,19 +54,20 @@ CapacityAnalysis model_capacity(const RunAnalysis& a) {
 
     // Cost per user-hour at max density: per host, and for the pool when several hosts took part.
     c.currency = currency;
-    const size_t hosts = std::max<size_t>(1, a.hosts.size());
     if (host_per_hour) {
         auto line = [&](std::string scope, uint32_t users, double per_hour) {
             CostLine l{std::move(scope), users, per_hour, std::nullopt};
             if (users > 0) l.per_user_hour = per_hour / users;
             c.cost.push_back(l);
         };
-        if (hosts == 1) {
+        if (!a.pool.is_pool()) {
             line("per host", a.max_density, *host_per_hour);
         } else {
-            // Max density of a pool run is the pool's; a host's share is its part of it.
+            // The pool's max density shares every host's cost; each host's own (its per-host
+            // verdicts, report/pool_judge.h) shares its own.
+            const size_t hosts = a.pool.hosts.size();
             line("pool of " + std::to_string(hosts) + " hosts", a.max_density, *host_per_hour * double(hosts));
-            line("per host (pool's density / " + std::to_string(hosts) + ")", a.max_density / uint32_t(hosts), *host_per_hour);
+            for (const auto& h : a.pool.hosts) line("host " + h.host.hostname, h.max_density, *host_per_hour);
         }
         if (a.max_density == 0) c.cost_note = "no step passed: there is no density to share the host's cost";
     }

@@ -38,6 +38,19 @@ std::string pad(std::string s, size_t w) {
 
 std::string xml_escape(const std::string& s) { return html_escape(s); }
 
+std::string host_names(const RunAnalysis& a) {
+    std::string t;
+    for (const auto& h : a.pool.hosts) t += (t.empty() ? "" : ", ") + h.host.hostname;
+    return t;
+}
+
+std::string pool_sizes(const RunAnalysis& a) {
+    if (!a.pool.is_pool()) return "1";
+    std::string t;
+    for (const auto& p : a.pool.scaling) t += (t.empty() ? "" : ", ") + std::to_string(p.hosts);
+    return t;
+}
+
 }  // namespace
 
 size_t CheckReport::failures() const {
@@ -64,74 +77,109 @@ CheckReport run_check(const RunAnalysis& a, const References& refs) {
         rep.results.push_back(r);
     }
 
-    // Which (profile, step, metric) keys an exact-host entry covers: those replace "*" entries.
-    std::set<std::tuple<std::string, std::string, std::string>> exact;
+    // Whom an entry speaks of: the pool (host "pool"), one host, or each host ("*"). A single-host
+    // run is a pool of one: its host is the run. In a pool run a host's steps are its own, found
+    // by its own session count.
+    struct Scope {
+        std::string host;                 // the result's label
+        std::optional<size_t> pool_host;  // index into a.pool.hosts; nullopt: the run / the pool
+    };
+    const bool pool = a.pool.is_pool();
+    auto scopes = [&](const ReferenceEntry& e) {
+        std::vector<Scope> out;
+        if (e.host == pool_host) {
+            out.push_back({std::string(pool_host), std::nullopt});
+        } else if (!pool) {
+            if (e.host == "*" || e.host == a.run.host) out.push_back({a.run.host, std::nullopt});
+        } else {
+            for (size_t k = 0; k < a.pool.hosts.size(); ++k)
+                if (e.host == "*" || e.host == a.pool.hosts[k].host.hostname) out.push_back({a.pool.hosts[k].host.hostname, k});
+        }
+        return out;
+    };
+    // Which (host, profile, step, metric) keys an exact-host entry covers: those replace "*" entries.
+    std::set<std::tuple<std::string, std::string, std::string, std::string>> exact;
     for (const auto& e : refs.entries)
-        if (e.host == a.run.host)
-            for (const auto& b : e.bounds) exact.insert({e.profile, e.step_text(), b.metric});
+        if (e.host != "*")
+            for (const auto& sc : scopes(e))
+                for (const auto& b : e.bounds) exact.insert({sc.host, e.profile, e.step_text(), b.metric});
 
     size_t applied = 0;
-    for (const auto& e : refs.entries) {
-        if (e.host != "*" && e.host != a.run.host) continue;
-        const StepAnalysis* step = nullptr;
-        std::string step_label;
-        std::string missing;
-        if (e.step) {
-            for (const auto& s : a.steps)
-                if (s.target == *e.step) step = &s;
-            step_label = std::to_string(*e.step);
-            if (!step) missing = "the run has no step with " + std::to_string(*e.step) + " sessions";
-            else if (step->windows.empty()) missing = "the step with " + step_label + " sessions was not measured";
-        } else {
-            if (a.max_density_step) step = &a.steps[*a.max_density_step];
-            step_label = "max (" + std::to_string(a.max_density) + ")";
-        }
-        for (const auto& b : e.bounds) {
-            if (e.host == "*" && exact.count({e.profile, e.step_text(), b.metric})) continue;
-            ++applied;
-            const MetricInfo* m = find_metric(b.metric);
-            CheckResult r;
-            r.host = e.host;
-            r.profile = e.profile;
-            r.step = m && m->per_run ? "run" : step_label;
-            r.metric = b.metric;
-            r.unit = m ? std::string(m->unit) : b.unit;
-            r.reference = b.value;
-            r.lower = b.lower;
-            r.upper = b.upper;
-            r.low = b.low();
-            r.high = b.high();
-            r.line = b.line;
-            bool per_run = m && m->per_run;
-            if (!per_run && !missing.empty()) {
-                r.message = missing;
-            } else if (!per_run && !step) {
-                r.message = "no step passed, so there is no max-density step to compare";
+    for (const auto& e : refs.entries)
+        for (const Scope& sc : scopes(e)) {
+            // The step the entry names, in the scope's own steps.
+            std::optional<size_t> step;
+            std::string step_label;
+            std::string missing;
+            const HostAnalysis* h = sc.pool_host ? &a.pool.hosts[*sc.pool_host] : nullptr;
+            if (e.step) {
+                step_label = std::to_string(*e.step);
+                for (size_t i = 0; i < a.steps.size(); ++i)
+                    if ((h ? h->steps[i].target : a.steps[i].target) == *e.step && (!h || h->steps[i].judged || !step)) step = i;
+                if (!step)
+                    missing = (h ? "host " + h->host.hostname + " ran no step with " : std::string("the run has no step with ")) +
+                              std::to_string(*e.step) + " sessions";
+                else if (h ? !h->steps[*step].judged : a.steps[*step].windows.empty())
+                    missing = "the step with " + step_label + " sessions was not measured" +
+                              (h && h->host.lost ? " on " + h->host.hostname + " (lost)" : "");
             } else {
-                r.measured = metric_value(a, per_run ? nullptr : step, e.profile, b.metric);
-                if (!std::isfinite(r.measured)) {
-                    r.message = e.profile == "*" ? "no value in this step"
-                                                 : "no session of profile '" + e.profile + "' with frames in this step";
-                } else {
-                    double tol = 1e-9 * std::max(1.0, std::abs(r.reference));
-                    r.pass = r.measured >= r.low - tol && r.measured <= r.high + tol;
-                    if (!r.pass)
-                        r.message = b.metric + " " + fmt_value(r.measured) + " " + r.unit + " is outside [" +
-                                    fmt_value(r.low) + ", " + fmt_value(r.high) + "] (reference " +
-                                    fmt_value(r.reference) + ", " + fmt_fraction(r.lower) + " / " + fmt_fraction(r.upper) + ")";
-                }
+                step = h ? h->max_density_step : a.max_density_step;
+                step_label = "max (" + std::to_string(h ? h->max_density : a.max_density) + ")";
             }
-            rep.results.push_back(std::move(r));
+            for (const auto& b : e.bounds) {
+                if (e.host == "*" && exact.count({sc.host, e.profile, e.step_text(), b.metric})) continue;
+                ++applied;
+                const MetricInfo* m = find_metric(b.metric);
+                const bool per_run = m && m->per_run;
+                CheckResult r;
+                r.host = sc.host;
+                r.profile = e.profile;
+                r.step = m && m->pool_only && e.hosts ? "E(" + std::to_string(*e.hosts) + ")" : per_run ? "run" : step_label;
+                r.metric = b.metric;
+                r.unit = m ? std::string(m->unit) : b.unit;
+                r.reference = b.value;
+                r.lower = b.lower;
+                r.upper = b.upper;
+                r.low = b.low();
+                r.high = b.high();
+                r.line = b.line;
+                if (!per_run && !missing.empty()) {
+                    r.message = missing;
+                } else if (!per_run && !step) {
+                    r.message = "no step passed" + (h ? " on " + h->host.hostname : std::string()) +
+                                ", so there is no max-density step to compare";
+                } else {
+                    if (m && m->pool_only) r.measured = pool_metric_value(a, b.metric, e.hosts.value_or(0));
+                    else if (h) r.measured = host_metric_value(a, *sc.pool_host, per_run ? std::nullopt : step, e.profile, b.metric);
+                    else r.measured = metric_value(a, per_run ? nullptr : &a.steps[*step], e.profile, b.metric);
+                    if (!std::isfinite(r.measured)) {
+                        r.message = m && m->pool_only ? (b.metric == "scaling_efficiency"
+                                                             ? "the run has no E(" + std::to_string(e.hosts.value_or(0)) +
+                                                                   ") (pool sizes: " + pool_sizes(a) + ")"
+                                                             : std::string("not known: no step every host completed"))
+                                    : e.profile == "*" ? "no value in this step"
+                                                       : "no session of profile '" + e.profile + "' with frames in this step";
+                    } else {
+                        double tol = 1e-9 * std::max(1.0, std::abs(r.reference));
+                        r.pass = r.measured >= r.low - tol && r.measured <= r.high + tol;
+                        if (!r.pass)
+                            r.message = b.metric + " " + fmt_value(r.measured) + " " + r.unit + " is outside [" +
+                                        fmt_value(r.low) + ", " + fmt_value(r.high) + "] (reference " +
+                                        fmt_value(r.reference) + ", " + fmt_fraction(r.lower) + " / " + fmt_fraction(r.upper) + ")";
+                    }
+                }
+                rep.results.push_back(std::move(r));
+            }
         }
-    }
     if (applied == 0) {
         CheckResult r;
         r.host = a.run.host;
         r.profile = "*";
         r.step = "-";
         r.metric = "references";
-        r.message = "no reference in " + refs.source + " applies to host '" + a.run.host +
-                    "' (give host = \"*\" or the run's host)";
+        r.message = "no reference in " + refs.source + " applies to " +
+                    (pool ? "this pool's hosts (" + host_names(a) + ")" : "host '" + a.run.host + "'") +
+                    " (give host = \"*\", \"pool\" or one of the run's hosts)";
         rep.results.push_back(r);
     }
     return rep;

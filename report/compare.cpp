@@ -1,5 +1,6 @@
 #include "report/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -57,8 +58,86 @@ std::set<uint32_t> targets(const RunAnalysis& a, const RunAnalysis& b) {
 std::string run_line(const char* tag, const RunAnalysis& r) {
     std::string dev = r.devices.empty() ? "no device" : r.devices.front().device_name;
     if (r.any_software) dev += " (software renderer)";
-    return std::string(tag) + ": " + r.db_path + "  host " + r.run.host + ", " + dev + ", " + r.status_text + ", max density " +
+    const std::string where = r.pool.is_pool() ? "pool of " + std::to_string(r.pool.hosts.size()) + " hosts (rank 0 " + r.run.host + ")"
+                                               : "host " + r.run.host;
+    return std::string(tag) + ": " + r.db_path + "  " + where + ", " + dev + ", " + r.status_text + ", max density " +
            std::to_string(r.max_density) + "\n";
+}
+
+// One host's steps, as compare pairs them: a pool run's hosts each on their own steps (by their own
+// session count); a single-host run is one such host.
+struct HostView {
+    std::string name;
+    uint32_t max_density = 0;
+    struct Step {
+        uint32_t sessions = 0;
+        bool measured = false, pass = false;
+        StepFigures figures;
+    };
+    std::vector<Step> steps;
+    const Step* at(uint32_t sessions) const {
+        const Step* found = nullptr;
+        for (const auto& s : steps)
+            if (s.sessions == sessions && (!found || s.measured)) found = &s;
+        return found;
+    }
+};
+
+std::vector<HostView> host_views(const RunAnalysis& r) {
+    std::vector<HostView> out;
+    if (!r.pool.is_pool()) {
+        HostView v{r.run.host, r.max_density, {}};
+        for (const auto& s : r.steps) v.steps.push_back({s.target, !s.windows.empty(), s.verdict.pass, step_figures(s)});
+        out.push_back(std::move(v));
+        return out;
+    }
+    for (const auto& h : r.pool.hosts) {
+        HostView v{h.host.hostname, h.max_density, {}};
+        for (const auto& s : h.steps)
+            v.steps.push_back({s.target, s.judged, s.verdict.pass, verdict_figures(s.verdict, s.host_cpu_mean_pct)});
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+double figure_of(const HostView::Step* s, std::string_view m) {
+    if (!s || !s->measured || s->figures.sessions == 0) return NAN;
+    const StepFigures& f = s->figures;
+    if (m == "fps_median") return f.fps_median;
+    if (m == "p95_ms") return f.p95_ms;
+    if (m == "p95_worst_ms") return f.p95_worst_ms;
+    if (m == "failures") return f.failures;
+    return NAN;
+}
+
+std::string verdict_word(const HostView::Step* s) {
+    if (!s) return "-";
+    if (!s->measured) return "not measured";
+    return s->pass ? "pass" : "fail";
+}
+
+constexpr const char* per_host_compared[] = {"fps_median", "p95_ms", "p95_worst_ms", "failures"};
+
+// Host pairs: by position in rank order (the same pool re-run keeps its names; a different pool
+// or a single host against a pool pairs host for host).
+std::vector<std::pair<const HostView*, const HostView*>> pairs(const std::vector<HostView>& a, const std::vector<HostView>& b) {
+    std::vector<std::pair<const HostView*, const HostView*>> out;
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+        out.push_back({i < a.size() ? &a[i] : nullptr, i < b.size() ? &b[i] : nullptr});
+    return out;
+}
+
+std::set<uint32_t> host_targets(const HostView* a, const HostView* b) {
+    std::set<uint32_t> t;
+    for (const HostView* v : {a, b})
+        if (v)
+            for (const auto& s : v->steps) t.insert(s.sessions);
+    return t;
+}
+
+std::string pair_name(const HostView* a, const HostView* b) {
+    if (a && b) return a->name == b->name ? a->name : a->name + " / " + b->name;
+    return a ? a->name + " (A only)" : b->name + " (B only)";
 }
 
 }  // namespace
@@ -87,6 +166,30 @@ std::string compare_text(const RunAnalysis& a, const RunAnalysis& b) {
         out += "  " + pad("", 9) + pad("verdict", 16) + pad(verdict_word(sa), 11, true) + pad(verdict_word(sb), 11, true) +
                "\n\n";
     }
+    if (a.pool.is_pool() || b.pool.is_pool()) {
+        const auto va = host_views(a), vb = host_views(b);
+        out += "Per host (each host's own steps, by its own session count):\n\n";
+        for (const auto& [ha, hb] : pairs(va, vb)) {
+            const double ma = ha ? double(ha->max_density) : NAN, mb = hb ? double(hb->max_density) : NAN;
+            out += "  host " + pair_name(ha, hb) + ": max density A " + num(ma, 0) + ", B " + num(mb, 0) + " (" +
+                   signed_num(mb - ma, 0) + ")\n";
+            for (uint32_t t : host_targets(ha, hb)) {
+                const HostView::Step* sa = ha ? ha->at(t) : nullptr;
+                const HostView::Step* sb = hb ? hb->at(t) : nullptr;
+                bool first = true;
+                for (const char* m : per_host_compared) {
+                    const double x = figure_of(sa, m), y = figure_of(sb, m);
+                    const int d = digits_for(m);
+                    out += "  " + pad(first ? std::to_string(t) : "", 9) + pad(m, 16) + pad(num(x, d), 11, true) +
+                           pad(num(y, d), 11, true) + pad(signed_num(y - x, d), 11, true) + pad(diff_pct(x, y), 11, true) + "\n";
+                    first = false;
+                }
+                out += "  " + pad("", 9) + pad("verdict", 16) + pad(verdict_word(sa), 11, true) + pad(verdict_word(sb), 11, true) +
+                       "\n";
+            }
+            out += "\n";
+        }
+    }
     out += "Metrics: ";
     bool first = true;
     for (const char* m : compared) {
@@ -102,9 +205,9 @@ json compare_json(const RunAnalysis& a, const RunAnalysis& b) {
     auto jn = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
     json j;
     j["a"] = {{"db", a.db_path}, {"host", a.run.host}, {"status", std::string(store::to_string(a.status))},
-              {"max_density", a.max_density}};
+              {"max_density", a.max_density}, {"hosts", std::max<size_t>(1, a.pool.hosts.size())}};
     j["b"] = {{"db", b.db_path}, {"host", b.run.host}, {"status", std::string(store::to_string(b.status))},
-              {"max_density", b.max_density}};
+              {"max_density", b.max_density}, {"hosts", std::max<size_t>(1, b.pool.hosts.size())}};
     j["max_density_diff"] = int64_t(b.max_density) - int64_t(a.max_density);
     j["steps"] = json::array();
     for (uint32_t t : targets(a, b)) {
@@ -118,6 +221,26 @@ json compare_json(const RunAnalysis& a, const RunAnalysis& b) {
             s[m] = d;
         }
         j["steps"].push_back(s);
+    }
+    j["hosts"] = json::array();
+    if (a.pool.is_pool() || b.pool.is_pool()) {
+        const auto va = host_views(a), vb = host_views(b);
+        for (const auto& [ha, hb] : pairs(va, vb)) {
+            json h = {{"host_a", ha ? json(ha->name) : json(nullptr)}, {"host_b", hb ? json(hb->name) : json(nullptr)},
+                      {"max_density_a", ha ? json(ha->max_density) : json(nullptr)},
+                      {"max_density_b", hb ? json(hb->max_density) : json(nullptr)}, {"steps", json::array()}};
+            for (uint32_t t : host_targets(ha, hb)) {
+                const HostView::Step* sa = ha ? ha->at(t) : nullptr;
+                const HostView::Step* sb = hb ? hb->at(t) : nullptr;
+                json st = {{"sessions", t}, {"verdict_a", verdict_word(sa)}, {"verdict_b", verdict_word(sb)}};
+                for (const char* m : per_host_compared) {
+                    const double x = figure_of(sa, m), y = figure_of(sb, m);
+                    st[m] = {{"a", jn(x)}, {"b", jn(y)}, {"diff", jn(y - x)}};
+                }
+                h["steps"].push_back(st);
+            }
+            j["hosts"].push_back(h);
+        }
     }
     return j;
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "report/capacity_json.h"
+#include "report/pool_json.h"
 #include "report/format.h"
 #include "report/words.h"
 
@@ -148,6 +149,7 @@ json report_json(const RunAnalysis& a) {
                               {"gpu", h.gpu}, {"driver", h.driver}, {"vulkan_device", h.vulkan_device}});
     j["warnings"] = hl.warnings;
     j["capacity"] = capacity_json(a, model_capacity(a));
+    j["pool"] = pool_json(a);
 
     j["steps"] = json::array();
     for (const auto& s : a.steps) {

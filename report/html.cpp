@@ -6,6 +6,7 @@
 #include "report/charts.h"
 #include "report/format.h"
 #include "report/html_capacity.h"
+#include "report/pool_section.h"
 #include "report/words.h"
 
 namespace seatmark::report {
@@ -172,7 +173,9 @@ std::string render_html(const RunAnalysis& a) {
     // Headline cards.
     h += "<section class=\"cards\">";
     h += "<div class=\"card big " + std::string(a.max_density > 0 ? "good" : "bad") +
-         "\"><div class=\"label\">Max density (sessions per host)</div><div class=\"value\">" +
+         "\"><div class=\"label\">Max density (" +
+         (a.pool.is_pool() ? "sessions in the pool of " + std::to_string(a.pool.hosts.size()) + " hosts" : std::string("sessions per host")) +
+         ")</div><div class=\"value\">" +
          (a.max_density > 0 ? std::to_string(a.max_density) : std::string("none")) + "</div><div class=\"sub\">" +
          (a.max_density > 0 ? "every step up to " + std::to_string(a.max_density) + (a.max_density == 1 ? " session" : " sessions") + " met the SLA"
                             : "no step met the SLA") +
@@ -221,6 +224,7 @@ std::string render_html(const RunAnalysis& a) {
          "<th>CPU / GPU %<div class=\"muted\">host mean</div></th><th class=\"l\">verdict</th></tr></thead><tbody>\n";
     h += step_rows(a);
     h += "</tbody></table>\n";
+    h += pool_html(a);
 
     h += search_html(a);
     h += bottleneck_html(a);

@@ -4,6 +4,7 @@
 #include "report/html_capacity.h"
 #include "report/format.h"
 #include "report/html.h"
+#include "report/pool_section.h"
 #include "report/words.h"
 
 namespace seatmark::report {
@@ -48,7 +49,8 @@ std::string render_markdown(const RunAnalysis& a) {
     m += "# seatmark density report: " + (a.plan_name.empty() ? std::string("run") : text(a.plan_name)) + " on " + text(a.run.host) + "\n\n";
     for (const auto& w : hl.warnings) m += "> **Warning:** " + text(w) + "\n>\n";
     if (!hl.warnings.empty()) m += "\n";
-    m += "**Max density: " + hl.density + "** per host.  \n";
+    m += "**Max density: " + hl.density + "** " +
+         (a.pool.is_pool() ? "in the pool of " + std::to_string(a.pool.hosts.size()) + " hosts" : std::string("per host")) + ".  \n";
     m += "_" + hl.density_rule + "._\n\n";
     m += "- **Service level:** " + hl.sla + "\n";
     m += "- **Knee (VSImax-style):** " + hl.knee + "\n";
@@ -73,6 +75,7 @@ std::string render_markdown(const RunAnalysis& a) {
              std::to_string(v.dropped) + " | " + failures_text(v.failures_by_reason) + " | " + num(v.fairness, 3) + " | " +
              opt_num(s.host_cpu_mean_pct, 0) + " | " + cell(verdict_text(s)) + " |\n";
     }
+    m += pool_markdown(a, [](std::string_view s) { return text(s); });
     if (a.search.adaptive) m += "\n## Adaptive search\n\n" + text(search_text(a)) + "\n";
     if (a.bottleneck_step) {
         const auto& t = a.steps[*a.bottleneck_step].attribution;

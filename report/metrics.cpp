@@ -21,6 +21,8 @@ const std::vector<MetricInfo>& metric_catalog() {
         {"host_cpu_pct", "%", "mean host-wide CPU use in the step's measurement windows", false, false},
         {"dropped", "frames", "gaps in the sessions' frame sequence numbers in the step", false, false},
         {"model_open_ms", "ms", "the slowest model open time (session start -> first frame showing its scene) of the step's sessions", false, false},
+        {"scaling_efficiency", "ratio", "E(H) = passing sessions on H hosts / (H x passing sessions on one host) (pool; give hosts = H)", true, true, true},
+        {"host_fairness", "index", "Jain's index over the hosts' median FPS (pool; 1 = every host delivers the same)", true, true, true},
     };
     return m;
 }
@@ -32,10 +34,14 @@ const MetricInfo* find_metric(std::string_view name) {
 }
 
 StepFigures step_figures(const StepAnalysis& s, const std::string& profile) {
+    return verdict_figures(s.verdict, s.host_cpu_mean_pct, profile);
+}
+
+StepFigures verdict_figures(const core::StepVerdict& v, double host_cpu_mean_pct, const std::string& profile) {
     StepFigures f;
     std::vector<double> fps, p95;
     double low1 = NAN, lat = NAN, stutter = NAN;
-    for (const auto& x : s.verdict.sessions) {
+    for (const auto& x : v.sessions) {
         if (profile != "*" && x.profile != profile) continue;
         ++f.sessions;
         if (!x.failure.empty()) f.failures += 1;
@@ -59,14 +65,13 @@ StepFigures step_figures(const StepAnalysis& s, const std::string& profile) {
     f.low1_fps = low1;
     f.latency_p95_ms = lat;
     f.stutter_pct = stutter;
-    f.host_cpu_pct = s.host_cpu_mean_pct >= 0 ? s.host_cpu_mean_pct : NAN;
+    f.host_cpu_pct = host_cpu_mean_pct >= 0 ? host_cpu_mean_pct : NAN;
     return f;
 }
 
-double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::string& profile, std::string_view metric) {
-    if (metric == "max_density") return double(a.max_density);
-    if (!s || s->windows.empty()) return NAN;
-    StepFigures f = step_figures(*s, profile);
+namespace {
+
+double figure(const StepFigures& f, std::string_view metric) {
     if (f.sessions == 0) return NAN;
     if (metric == "fps_median") return f.fps_median;
     if (metric == "p95_ms") return f.p95_ms;
@@ -79,6 +84,33 @@ double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::stri
     if (metric == "host_cpu_pct") return f.host_cpu_pct;
     if (metric == "dropped") return f.dropped;
     if (metric == "model_open_ms") return f.model_open_ms;
+    return NAN;
+}
+
+}  // namespace
+
+double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::string& profile, std::string_view metric) {
+    if (metric == "max_density") return double(a.max_density);
+    if (!s || s->windows.empty()) return NAN;
+    return figure(step_figures(*s, profile), metric);
+}
+
+double host_metric_value(const RunAnalysis& a, size_t host, std::optional<size_t> step, const std::string& profile,
+                         std::string_view metric) {
+    const HostAnalysis& h = a.pool.hosts.at(host);
+    if (metric == "max_density") return double(h.max_density);
+    if (!step || *step >= h.steps.size() || !h.steps[*step].judged) return NAN;
+    const HostStep& s = h.steps[*step];
+    return figure(verdict_figures(s.verdict, s.host_cpu_mean_pct, profile), metric);
+}
+
+double pool_metric_value(const RunAnalysis& a, std::string_view metric, uint32_t hosts) {
+    if (metric == "host_fairness") return a.pool.is_pool() ? a.pool.fairness : 1.0;
+    if (metric == "scaling_efficiency") {
+        if (!a.pool.is_pool()) return hosts == 1 ? 1.0 : NAN;
+        for (const auto& p : a.pool.scaling)
+            if (p.hosts == hosts) return p.efficiency;
+    }
     return NAN;
 }
 

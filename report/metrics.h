@@ -17,6 +17,7 @@ struct MetricInfo {
     std::string_view text;  // what it is
     bool per_run = false;   // max_density: a property of the run, not of a step
     bool higher_is_better = true;
+    bool pool_only = false; // scaling_efficiency, host_fairness: a property of the pool (references: host = "pool")
 };
 
 const std::vector<MetricInfo>& metric_catalog();
@@ -30,8 +31,16 @@ struct StepFigures {
            stutter_pct = NAN, failures = 0, fairness = NAN, host_cpu_pct = NAN, dropped = 0, model_open_ms = NAN;
 };
 StepFigures step_figures(const StepAnalysis& s, const std::string& profile = "*");
+// The same from a verdict's session figures, with the host CPU beside them (-1: not sampled).
+StepFigures verdict_figures(const core::StepVerdict& v, double host_cpu_mean_pct, const std::string& profile = "*");
 
 // A metric's value for a step (nullptr: the run, for per-run metrics). NaN when it has none.
 double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::string& profile, std::string_view metric);
+// One host's of a pool run (a.pool.hosts[host]); `step` indexes its steps (nullopt: per-run metrics).
+double host_metric_value(const RunAnalysis& a, size_t host, std::optional<size_t> step, const std::string& profile,
+                         std::string_view metric);
+// The pool's own figures: scaling_efficiency for a pool of `hosts` hosts (E(1) = 1 for a single
+// host), host_fairness. NaN when the run has none.
+double pool_metric_value(const RunAnalysis& a, std::string_view metric, uint32_t hosts);
 
 }  // namespace seatmark::report

@@ -1,5 +1,6 @@
 #include "report/references.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -133,7 +134,19 @@ References parse_references(std::string_view text, const std::string& source) {
         ReferenceEntry r;
         r.line = e.line();
         r.host = e.string("host").value_or("*");
-        if (r.host.empty()) e.fail("host", "a host label or \"*\"");
+        const bool bad_name = r.host.empty() || std::any_of(r.host.begin(), r.host.end(), [](unsigned char c) {
+                                  return std::isspace(c) || std::iscntrl(c) || c == '/';
+                              });
+        if (bad_name)
+            e.fail("host", "a host's name (as the run recorded it, e.g. --host-name), \"*\" (every host must pass) or "
+                           "\"pool\" (the pool as a whole)");
+        const bool pool = r.host == pool_host;
+        if (const toml::node* hn = e.node("hosts")) {
+            const auto* n = hn->as_integer();
+            if (!n || n->get() < 1 || n->get() > 4096) e.fail("hosts", "the pool size H of scaling_efficiency E(H), an integer from 1");
+            if (!pool) e.fail_with("hosts", "hosts (the H of E(H)) belongs in an entry with host = \"pool\"");
+            r.hosts = static_cast<uint32_t>(n->get());
+        }
         r.profile = e.string("profile").value_or("*");
         if (r.profile.empty()) e.fail("profile", "a profile name or \"*\"");
         if (const toml::node* st = e.node("step")) {
@@ -146,16 +159,19 @@ References parse_references(std::string_view text, const std::string& source) {
                 e.fail("step", "a session count (an integer >= 1) or \"max\" (the max-density step)");
             }
         }
+        e.accept({"hosts"});
         for (const auto& m : metric_catalog()) {
             if (!e.has(m.name)) {
                 e.accept({m.name});
                 continue;
             }
             Bound b = read_bound(e, m);
-            if (m.per_run && r.step)
-                e.fail_with(m.name, "max_density is a property of the whole run: give it in an entry with step = \"max\" (or no step)");
-            if (m.per_run && r.profile != "*")
-                e.fail_with(m.name, "max_density is a property of the whole run: give it in an entry with profile = \"*\"");
+            const std::string what = std::string(m.name) + (m.pool_only ? " is a property of the pool" : " is a property of the whole run");
+            if (m.pool_only && !pool) e.fail_with(m.name, what + ": give it in an entry with host = \"pool\"");
+            if (m.per_run && r.step) e.fail_with(m.name, what + ": give it in an entry with step = \"max\" (or no step)");
+            if (m.per_run && r.profile != "*") e.fail_with(m.name, what + ": give it in an entry with profile = \"*\"");
+            if (m.name == "scaling_efficiency" && !r.hosts)
+                e.fail_with(m.name, "scaling_efficiency is E(H) of one pool size: give hosts = H in the same entry");
             r.bounds.push_back(std::move(b));
         }
         e.finish();

@@ -98,11 +98,16 @@ void add_report_commands(CLI::App& app, std::function<int()>& run) {
         "  seatmark check host42.db --references refs/rtx-pro-6000.toml --junit check.xml\n"
         "A reference is a value with lower and upper fractions, as ReFrame keeps them:\n"
         "  [[reference]]\n"
-        "  host = \"*\"          # or the run's host name\n"
+        "  host = \"*\"          # every host must pass; or a host's name; or \"pool\" (the pool as a whole)\n"
         "  profile = \"*\"       # or a workload profile\n"
         "  step = \"max\"        # or a session count, e.g. 8\n"
         "  max_density = { value = 6, lower = 0, upper = \"inf\", unit = \"sessions\" }\n"
         "  p95_ms = [18.0, \"-inf\", 0.10, \"ms\"]   # at most 10 % above 18 ms\n"
+        "A pool run (seatmark merge) gates the pool, e.g. E(4) >= 0.9 (report/examples/pool-references.toml):\n"
+        "  [[reference]]\n"
+        "  host = \"pool\"\n"
+        "  hosts = 4\n"
+        "  scaling_efficiency = [0.9, 0, \"inf\", \"ratio\"]\n"
         "Exit codes: 0 every check passed, 1 one or more failed, 2 bad references file, database or --junit path,\n"
         "  7 the JUnit XML could not be written.");
     chk->callback([&run, c] {
@@ -135,6 +140,7 @@ void add_report_commands(CLI::App& app, std::function<int()>& run) {
         "Example:\n"
         "  seatmark compare old-image.db new-image.db\n"
         "Steps are matched by session count; differences are B - A, absolute and in % of A.\n"
+        "Pool runs: the pool's steps, then each host's own steps (hosts paired in rank order).\n"
         "Exit codes: 0 compared, 2 an unreadable or foreign database.");
     cmp->callback([&run, m] {
         run = [m]() -> int {

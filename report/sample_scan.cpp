@@ -15,15 +15,19 @@ const MetricSeries* SampleSet::get(std::string_view metric, int key) const {
     return s == m->second.end() || s->second.points.empty() ? nullptr : &s->second;
 }
 
-SampleSet read_samples(const std::string& db_path, const std::function<bool(std::string_view)>& wanted) {
+SampleSet read_samples(const std::string& db_path, const std::function<bool(std::string_view)>& wanted,
+                       const std::optional<std::string>& host) {
     store::Db db = store::open_read_only(db_path, SQLITE_OPEN_NOMUTEX);
     sqlite3_busy_timeout(db.get(), 5000);
     db.exec("PRAGMA mmap_size = 17179869184", "reading samples");
     // Raw statement: the metric name is looked at in place, not copied, on every row.
     sqlite3_stmt* raw = nullptr;
-    int rc = sqlite3_prepare_v2(db.get(), "SELECT metric, session_id, t_ns, value, source FROM samples", -1, &raw, nullptr);
+    const char* sql = host ? "SELECT metric, session_id, t_ns, value, source FROM samples WHERE host = ?1"
+                           : "SELECT metric, session_id, t_ns, value, source FROM samples";
+    int rc = sqlite3_prepare_v2(db.get(), sql, -1, &raw, nullptr);
     std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
     if (rc != SQLITE_OK) db.fail(rc, "reading samples");
+    if (host) sqlite3_bind_text(raw, 1, host->data(), int(host->size()), SQLITE_TRANSIENT);
     SampleSet out;
     // Which metrics were seen and whether they are wanted: one decision per distinct name.
     std::map<std::string, std::map<int, MetricSeries>*, std::less<>> seen;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +39,9 @@ struct SampleSet {
     const MetricSeries* get(std::string_view metric, int key = host_wide) const;
 };
 
-// Every sample whose metric `wanted` accepts. Throws store::StoreError on a read error.
-SampleSet read_samples(const std::string& db_path, const std::function<bool(std::string_view)>& wanted);
+// Every sample whose metric `wanted` accepts (of one host's only, when `host` is given: a pool
+// run's merged file, schema 3). Throws store::StoreError on a read error.
+SampleSet read_samples(const std::string& db_path, const std::function<bool(std::string_view)>& wanted,
+                       const std::optional<std::string>& host = std::nullopt);
 
 }  // namespace seatmark::report

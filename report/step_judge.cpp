@@ -90,6 +90,12 @@ void judge_steps(std::vector<StepAnalysis>& steps, const JudgeInputs& in) {
         for (const auto& w : s.windows) wv.push_back(w.verdict);
         core::fold_windows(s.verdict, wv);
         if (!s.measured) core::mark_not_measured(s.verdict, true);
+        summarize_step(s);
+    }
+}
+
+void summarize_step(StepAnalysis& s) {
+    {
         s.gpu_mem_peak_pct = s.verdict.gpu_mem_peak_pct;
         s.agrees = !s.stored || (*s.stored == "pass") == s.verdict.pass;
         std::vector<double> p50, p99, lat;

@@ -31,6 +31,10 @@ struct JudgeInputs {
 // repeat-window confidence intervals and the agreement with the stored verdicts.
 void judge_steps(std::vector<StepAnalysis>& steps, const JudgeInputs& in);
 
+// A judged step's medians over sessions, GPU memory peak and repeat-window intervals, from its
+// verdicts (judge_steps calls it; a pool run calls it again once the pool's verdicts replace them).
+void summarize_step(StepAnalysis& s);
+
 // The sessions as core's membership rule reads them (a failure: store::is_failure).
 std::vector<core::SessionSpan> session_spans(const std::vector<store::SessionRow>& sessions);
 

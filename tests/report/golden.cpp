@@ -84,6 +84,7 @@ uint64_t write_all(const std::string& path, const Spec& spec, bool finish) {
     ri.host = spec.host;
     ri.started_unix_ns = 1'700'000'000'000'000'000;
     ri.mono_origin_ns = t0_ns;
+    ri.pool_id = spec.pool_id;
     w.begin_run(ri);
     HostInfo hi;
     hi.hostname = spec.host;
@@ -92,7 +93,10 @@ uint64_t write_all(const std::string& path, const Spec& spec, bool finish) {
     hi.mem_total_bytes = int64_t(8) << 30;
     hi.os = "Debian GNU/Linux 12 (bookworm)";
     hi.kernel = "6.1.0";
+    hi.rank = spec.rank;
+    if (spec.rank && *spec.rank > 0) hi.role = std::string(role_rank);
     w.add_host(hi);
+    for (const auto& o : spec.others) w.add_host(o);
 
     const auto regs = regions(spec);
     const int64_t run_end = t0_ns + ns(step_s * double(spec.steps.size()));
@@ -209,7 +213,7 @@ uint64_t write_all(const std::string& path, const Spec& spec, bool finish) {
         w.flush();
         return total;
     }
-    w.end_run(RunStatus::finished);
+    w.end_run(spec.end_status);
     w.finish();
     return total;
 }

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "store/records.h"
+
 namespace seatmark::test::golden {
 
 struct Step {
@@ -35,6 +37,12 @@ struct Spec {
     bool finish = true;   // false: the writer "dies" (child process exits without finishing)
     bool software = true; // sessions report llvmpipe
     double latency_ms = 30;  // every 10th frame carries this interaction latency
+    // One host's database of a pool run (merged by seatmark merge, which adds the hosts' step
+    // targets up): its rank, the pool's id, the other hosts' rows as this host recorded them.
+    std::optional<int> rank;
+    std::string pool_id;
+    std::vector<store::HostInfo> others;
+    store::RunStatus end_status = store::RunStatus::finished;
 };
 
 constexpr double step_s = 20, settle_s = 5, measure_s = 10;
