@@ -85,7 +85,7 @@ failures = [0, 0, 0, "sessions"]
     CHECK_FALSE(r.passed());
 }
 
-TEST_CASE("check on a pool: the documented pool example passes; JUnit names each host") {
+TEST_CASE("check on a pool: the documented pool example passes, JUnit names each host") {
     test::TempDir dir;
     const std::string db = test::make_golden_pool(dir, false);
     const std::string example = std::string(SEATMARK_SOURCE_DIR) + "/report/examples/pool-references.toml";
