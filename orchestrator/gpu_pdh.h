@@ -8,8 +8,9 @@
 // engine's use; an adapter's utilisation is its busiest engine's total. Engine totals above 100
 // (counters sampled across a reset) are capped at 100 and flagged.
 //
-// This file is the parsing and the attribution, platform-free, tested on recorded counter data
-// (tests/orchestrator/test_gpu_pdh.cpp, and under Wine). orchestrator/gpu_pdh_windows.cpp reads
+// This file is the parsing and the attribution, platform-free, tested on counter data in
+// typeperf's CSV form (tests/orchestrator/test_gpu_pdh.cpp, and under Wine). That fixture is
+// written by hand after typeperf's format, not recorded on a real host (docs/windows.md). orchestrator/gpu_pdh_windows.cpp reads
 // the live counters through PDH; orchestrator/gpu_pdh_posix.cpp says PDH is Windows-only.
 #include <cstdint>
 #include <map>

@@ -1,5 +1,8 @@
-// Windows GPU counters (orchestrator/gpu_pdh.h) on recorded counter data: typeperf's CSV of the
-// GPU Engine and GPU Process Memory counters of an AVD host (tests/fixtures/pdh/). Runs in the
+// Windows GPU counters (orchestrator/gpu_pdh.h) on counter data in typeperf's CSV form: the GPU
+// Engine and GPU Process Memory counters of an AVD host as typeperf writes them
+// (tests/fixtures/pdh/). The fixture is written by hand after the format (PDH-CSV 4.0 header
+// with time zone and bias, \\HOST\Object(instance)\Counter paths, CRLF, " " for an instance
+// gone), not recorded on a real host: see docs/windows.md. Runs in the
 // Linux suite and, as a Windows executable, under Wine (which has no GPU counters).
 #include <doctest/doctest.h>
 
@@ -50,7 +53,7 @@ TEST_CASE("pdh: instance names parse strictly") {
     CHECK(!parse_memory_instance("pid_1_luid_0x00000000_0x0000D1B7"));
 }
 
-TEST_CASE("pdh: recorded AVD host counters attribute GPU use and memory per process") {
+TEST_CASE("pdh: an AVD host's counters in typeperf's CSV attribute GPU use and memory per process") {
     const GpuCounters c = read_typeperf_csv(fixture("avd-host-gpu.csv"), "avd-host-gpu.csv");
     CHECK(c.engine_utilization.size() == 7);  // the blank field of a process gone is left out
     CHECK(c.dedicated_bytes.size() == 4);
