@@ -5,6 +5,7 @@
 #include "client/vk_check.h"
 #include "common/clock.h"
 #include "common/errors.h"
+#include "workloads/profile.h"
 #include "core/watermark.h"
 
 namespace seatmark::client {
@@ -32,7 +33,7 @@ VkSampleCountFlagBits sample_bits(const Device& dev, uint32_t msaa) {
     const auto& lim = dev.properties().limits;
     VkSampleCountFlags ok = lim.framebufferColorSampleCounts & lim.framebufferDepthSampleCounts;
     auto bit = static_cast<VkSampleCountFlagBits>(msaa);
-    if (msaa != 1 && msaa != 4 && msaa != 8) throw InputError("msaa " + std::to_string(msaa) + ": expected 1, 4 or 8");
+    if (!workloads::valid_msaa(msaa)) throw InputError("msaa " + std::to_string(msaa) + ": expected 1, 2, 4, ... 64");
     if (!(ok & bit)) {
         uint32_t max = 1;
         for (uint32_t s : {2u, 4u, 8u, 16u, 32u, 64u})

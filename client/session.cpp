@@ -44,11 +44,13 @@ workloads::Profile resolve_profile(const SessionOptions& o) {
     if (o.msaa) p.render.msaa = o.msaa;
     if (o.seed_set) p.scene.seed = o.seed;
     if (!o.model.empty()) p.scene.model = o.model;
-    if (p.render.width < 16 || p.render.width > 8192 || p.render.height < 16 || p.render.height > 8192)
-        throw InputError("--width/--height: expected 16..8192, got " + std::to_string(p.render.width) + "x" +
+    using workloads::max_render_side, workloads::min_render_side;
+    if (p.render.width < min_render_side || p.render.width > max_render_side || p.render.height < min_render_side ||
+        p.render.height > max_render_side)
+        throw InputError("--width/--height: expected 16..32768, got " + std::to_string(p.render.width) + "x" +
                          std::to_string(p.render.height));
-    if (p.render.msaa != 1 && p.render.msaa != 4 && p.render.msaa != 8)
-        throw InputError("--msaa: expected 1, 4 or 8, got " + std::to_string(p.render.msaa));
+    if (!workloads::valid_msaa(p.render.msaa))
+        throw InputError("--msaa: expected 1, 2, 4, 8, 16, 32 or 64, got " + std::to_string(p.render.msaa));
     return p;
 }
 
@@ -230,7 +232,7 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
         // Lavapipe, for one, stops at 4x: render at the most the device has and say so
         // (summary, HELLO), rather than refuse a built-in profile on this machine.
         result.msaa_requested = prof.render.msaa;
-        result.profile.render.msaa = info.max_msaa >= 4 ? 4 : 1;
+        result.profile.render.msaa = info.max_msaa;
         std::fprintf(stderr, "seatmark: WARNING: %s supports at most %ux MSAA; rendering at %ux instead of %ux\n",
                      info.name.c_str(), info.max_msaa, prof.render.msaa, result.msaa_requested);
     }

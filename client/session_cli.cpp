@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "client/device_preflight.h"
 #include "client/join_session.h"
 #include "client/session.h"
 #include "client/session_report.h"
@@ -46,6 +47,7 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
     auto seed = std::make_shared<std::string>();
     auto no_software = std::make_shared<bool>(false);
     auto list = std::make_shared<bool>(false);
+    auto preflight = std::make_shared<bool>(false);
     auto join_args = std::make_shared<JoinArgs>();
     auto retry = std::make_shared<std::string>("60s");
     auto* cmd = &command;
@@ -57,13 +59,18 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
         [](std::string& v) {
             unsigned n = 0;
             auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-            bool ok = ec == std::errc() && p == v.data() + v.size() && n >= 16 && n <= 8192;
-            return ok ? std::string() : "expected 16..8192 pixels, got " + v;
+            bool ok = ec == std::errc() && p == v.data() + v.size() && n >= workloads::min_render_side && n <= workloads::max_render_side;
+            return ok ? std::string() : "expected 16..32768 pixels, got " + v;
         },
-        "16..8192");
+        "16..32768");
     const CLI::Validator samples(
-        [](std::string& v) { return v == "1" || v == "4" || v == "8" ? std::string() : "expected 1, 4 or 8, got " + v; },
-        "1, 4 or 8");
+        [](std::string& v) {
+            unsigned n = 0;
+            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            bool ok = ec == std::errc() && p == v.data() + v.size() && workloads::valid_msaa(n);
+            return ok ? std::string() : "expected 1, 2, 4, 8, 16, 32 or 64, got " + v;
+        },
+        "1, 2, 4, 8, 16, 32 or 64");
     cmd->add_option("--width", opts->width, "Render width in pixels (default: the profile's)")->check(pixels);
     cmd->add_option("--height", opts->height, "Render height in pixels (default: the profile's)")->check(pixels);
     cmd->add_option("--msaa", opts->msaa, "Samples per pixel (default: the profile's)")->check(samples);
@@ -90,6 +97,9 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
     cmd->add_flag("--no-software", *no_software, "Fail (exit 6) when the chosen device is a software renderer");
     cmd->add_flag("--quiet,-q", opts->quiet, "Print no summary");
     cmd->add_flag("--list-workloads", *list, "List the built-in workload profiles and exit");
+    cmd->add_flag("--preflight", *preflight,
+                  "Print the Vulkan device these options would render on and its limits (JSON) and exit; "
+                  "`seatmark run` asks this before starting any session");
     cmd->add_option("--connect", opts->connect,
                     "Stream frames, heartbeats and events to the orchestrator at this Unix socket (set by `seatmark run`)");
     cmd->add_option("--session-id", opts->session_id, "This session's number, named to the orchestrator (with --connect)");
@@ -126,8 +136,8 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
         "Exit codes: 0 ok, 1 validation messages or I/O error, 2 bad input or no Vulkan device,\n"
         "  3 Vulkan error, 4 device lost, 5 out of memory, 6 software renderer refused.");
 
-    cmd->callback([&run, opts, duration, seed, no_software, list, join_args, retry] {
-        run = [opts, duration, seed, no_software, list, join_args, retry]() -> int {
+    cmd->callback([&run, opts, duration, seed, no_software, list, preflight, join_args, retry] {
+        run = [opts, duration, seed, no_software, list, preflight, join_args, retry]() -> int {
             if (*list) {
                 for (const auto& n : workloads::builtin_profile_names()) {
                     auto p = workloads::load_profile(n);
@@ -150,6 +160,10 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
                 throw InputError("--synthetic-fps: expected 0 < N <= 10000 frames per second");
             if (opts->synthetic_cpu_ms < 0 || std::isnan(opts->synthetic_cpu_ms))
                 throw InputError("--synthetic-cpu-ms: expected 0 <= MS <= 60000 milliseconds of CPU per frame");
+            if (*preflight) {
+                std::printf("%s\n", preflight_json(*opts).c_str());
+                return exit_code::ok;
+            }
             install_stop_handlers();  // SIGTERM/Ctrl-C end the session cleanly, with its BYE
             if (!join_args->address.empty()) {
                 if (join_args->token_file.empty())

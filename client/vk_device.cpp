@@ -116,6 +116,7 @@ std::vector<DeviceInfo> list_devices(VkInstance instance) {
                         std::to_string(VK_API_VERSION_PATCH(p.apiVersion));
         d.software = !software_renderer_reason(p.deviceType, drv.driverID, d.name).empty();
         d.timestamp_period_ns = p.limits.timestampPeriod;
+        d.max_image_dimension_2d = p.limits.maxImageDimension2D;
         VkSampleCountFlags counts = p.limits.framebufferColorSampleCounts & p.limits.framebufferDepthSampleCounts;
         for (uint32_t s = 64; s >= 1; s /= 2)
             if (counts & s) {

@@ -25,6 +25,7 @@ struct DeviceInfo {
     float timestamp_period_ns = 0; // ns per timestamp tick
     uint32_t timestamp_valid_bits = 0;  // of the graphics queue family; 0 = no timestamps
     uint32_t max_msaa = 1;         // highest sample count for colour and depth framebuffers
+    uint32_t max_image_dimension_2d = 0;  // VkPhysicalDeviceLimits::maxImageDimension2D (largest render target side)
 };
 
 std::vector<DeviceInfo> list_devices(VkInstance instance);

@@ -5,8 +5,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "client/vk_device.h"
-#include "client/vk_instance.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "orchestrator/live_api.h"
@@ -20,18 +18,6 @@
 namespace seatmark::orchestrator {
 
 namespace {
-
-// A plan's run.device must name a device here, as `session --device` insists: refused before any
-// session starts rather than every session failing the same way.
-void check_plan_device(const core::Plan& plan) {
-    if (plan.device.empty()) return;
-    try {
-        client::Instance instance(client::InstanceOptions{});
-        client::choose_device(instance.handle(), plan.device);
-    } catch (const InputError& e) {
-        throw InputError(plan.source + ": run.device = \"" + plan.device + "\": " + e.what());
-    }
-}
 
 int finish(const RunOutcome& r, const core::Plan& plan, bool json) {
     if (json)
@@ -99,7 +85,6 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
             if (cmd->count("--db") && a->db.empty())
                 throw InputError("--db is empty; give a database file name, or leave --db out to use the plan's");
             core::Plan plan = core::load_plan(a->plan);
-            check_plan_device(plan);
             if (launched_by_mpi()) {
                 PoolArgs pa;
                 pa.host_name = a->host_name;

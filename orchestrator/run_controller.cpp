@@ -1,7 +1,9 @@
 // `seatmark run`: set-up, the event loop, stopping (the parts: run_controller_impl.h).
 #include "orchestrator/run_controller_impl.h"
 
+#include "core/preflight.h"
 #include "orchestrator/adaptive_planner.h"
+#include "orchestrator/device_probe.h"
 
 namespace seatmark::orchestrator::run_detail {
 
@@ -35,22 +37,32 @@ Controller::Controller(const core::Plan& plan, const RunOptions& opts)
                step_times(plan)),
       out_(opts.quiet) {}
 
-void Controller::check_open_file_limit() {
-    // Per session: its telemetry socket, its process handle (pidfd), its /proc/PID/stat kept open
-    // by the CPU sampler, and one to spare for a GPU sampler's per-process files (DRM fdinfo, or
-    // the software sampler when not handed the CPU time); plus the database, the live API's
-    // clients and logs.
-    const uint64_t needed = 4ull * plan_.max_sessions() + 128;
-    const uint64_t limit = raise_open_file_limit();
-    if (needed > limit)
-        throw InputError(plan_.source + ": a step of " + std::to_string(plan_.max_sessions()) + " sessions needs about " +
-                         std::to_string(needed) + " open files, and this process may open " + std::to_string(limit) +
-                         "; raise the limit (ulimit -Hn, or LimitNOFILE= in a systemd unit) or lower [steps]");
+void Controller::preflight() {
+    core::PreflightFacts f;
+    if (plan_.sessions == core::SessionsMode::join) {
+        f.renders = false;  // sessions render on the joining hosts, which say so when they join
+    } else {
+        std::vector<std::string> args;
+        if (!plan_.device.empty()) args = {"--device", plan_.device};
+        args.insert(args.end(), opts_.extra_session_args.begin(), opts_.extra_session_args.end());
+        f = probe_devices(exe_, args, preflight_timeout_s);
+        for (const auto& m : plan_.mix) {
+            const auto p = workloads::load_profile(m.profile);
+            f.profiles.push_back({p.name, p.render.width, p.render.height, p.render.msaa});
+        }
+    }
+    f.open_file_limit = raise_open_file_limit();
+    const core::PreflightResult r = core::preflight(plan_, f);
+    for (const auto& n : r.notes) std::fprintf(stderr, "seatmark: note: %s\n", n.c_str());
+    if (r.ok()) return;
+    std::string all = r.problems.front();
+    for (size_t i = 1; i < r.problems.size(); ++i) all += "\n" + r.problems[i];
+    throw InputError(all + "\nNothing was started.");
 }
 
 RunOutcome Controller::run() {
     verify_assets(plan_);
-    check_open_file_limit();
+    preflight();
     open_store();
     disk_ = std::make_unique<DiskWatch>(db_path_, plan_.planned_seconds());
     disk_->reserve();

@@ -59,6 +59,9 @@ using namespace std::chrono_literals;
 using store::SessionEnd;
 
 
+// `seatmark-session --preflight` opens a Vulkan instance and lists devices: well under a second on
+// lavapipe; the bound is for a loader or driver that hangs.
+inline constexpr double preflight_timeout_s = 20;
 inline constexpr double startup_timeout_s = 120;  // first message from a session (scene generation, device setup)
 inline constexpr double stop_grace_s = 15;         // SIGTERM -> SIGKILL at the end of a run
 inline constexpr double exit_drain_s = 2;          // after a session exited, wait this long for its socket to drain
@@ -119,7 +122,8 @@ private:
     void on_exit(uint32_t id, ExitStatus st);
     void on_signal(int sig);
     void on_tick();
-    void check_open_file_limit();
+    // Everything knowable before the first session starts (core/preflight.h); throws InputError.
+    void preflight();
 
     // ---- the step machine's hooks (run_steps.cpp)
     void step_begun(const StepContext& s, size_t planned_steps) override;

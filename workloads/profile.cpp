@@ -6,7 +6,7 @@
 //   [scene]   seed (>= 0, default 1), triangles (1000 .. 100000000, default 20000),
 //             model (a .smpack, or a source model packed on first use; relative to the profile's
 //             directory; replaces the procedural assembly)
-//   [render]  width, height (16 .. 8192, default 640x480), msaa (1, 4, 8; default 4),
+//   [render]  width, height (16 .. 32768, default 640x480), msaa (1, 2, 4, 8, 16, 32, 64; default 4),
 //             mode (starting display mode, default "shaded-edges"),
 //             frame_cap_hz (0 = uncapped .. 1000, default 0)
 //   [script]  loop (default true), input_rate_hz ((0, 1000], default 125)
@@ -228,9 +228,9 @@ Profile parse_profile(std::string_view text, const std::string& source) {
     }
 
     if (auto render = root.table("render")) {
-        p.render.width = static_cast<uint32_t>(render->integer("width", IntRange{16, 8192}).value_or(p.render.width));
-        p.render.height = static_cast<uint32_t>(render->integer("height", IntRange{16, 8192}).value_or(p.render.height));
-        p.render.msaa = static_cast<uint32_t>(render->integer_one_of("msaa", {1, 4, 8}).value_or(p.render.msaa));
+        p.render.width = static_cast<uint32_t>(render->integer("width", IntRange{min_render_side, max_render_side}).value_or(p.render.width));
+        p.render.height = static_cast<uint32_t>(render->integer("height", IntRange{min_render_side, max_render_side}).value_or(p.render.height));
+        p.render.msaa = static_cast<uint32_t>(render->integer_one_of("msaa", {1, 2, 4, 8, 16, 32, 64}).value_or(p.render.msaa));
         p.render.mode = render->enumeration("mode", mode_choices()).value_or(p.render.mode);
         p.render.frame_cap_hz = render->number("frame_cap_hz", Range::closed(0, 1000)).value_or(0);
         render->finish();

@@ -50,9 +50,15 @@ struct SceneSpec {
     std::string model;           // a .smpack or a source model (packed on first use); empty: procedural
 };
 
+// What a profile may ask; whether a device can render it is checked before a run starts
+// (core/preflight.h) and by the session on its device. 32768 is the largest maxImageDimension2D
+// Vulkan devices report; sample counts are Vulkan's (VkSampleCountFlagBits).
+inline constexpr uint32_t min_render_side = 16, max_render_side = 32768;
+inline constexpr bool valid_msaa(uint32_t n) { return n >= 1 && n <= 64 && (n & (n - 1)) == 0; }
+
 struct RenderSpec {
     uint32_t width = 640, height = 480;
-    uint32_t msaa = 4;              // 1, 4 or 8
+    uint32_t msaa = 4;              // 1, 2, 4, 8, 16, 32 or 64
     DisplayMode mode = DisplayMode::shaded_edges;  // starting mode
     double frame_cap_hz = 0;        // 0 = uncapped
 };

@@ -78,6 +78,12 @@ int main(int argc, char** argv) {
     std::string sock;
     uint32_t id = 0, victim = 0;
     uint64_t sent = 10, skip = 2, counted = 25;
+    // `seatmark run` asks first which device sessions would render on: none, like a synthetic one.
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--preflight") {
+            std::printf("{\"renders\": false}\n");
+            return 0;
+        }
     for (int i = 1; i + 1 < argc; ++i) {
         const std::string a = argv[i], v = argv[i + 1];
         if (a == "--connect") sock = v;

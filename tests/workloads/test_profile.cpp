@@ -220,11 +220,11 @@ TEST_CASE("profile: bad profiles are InputErrors with file, line and expectation
          "unknown key 'script.segment[0].speed'; script.segment[0] accepts: kind, duration, rate, jitter, to"},
         {"unknown section", "name = \"x\"\n[scenery]\nseed = 1\n" + valid_script, 2, "unknown key 'scenery'"},
         {"msaa 3", "name = \"x\"\n[render]\nmsaa = 3\n" + valid_script, 3,
-         "key 'render.msaa': expected one of 1, 4, 8, got 3"},
+         "key 'render.msaa': expected one of 1, 2, 4, 8, 16, 32, 64, got 3"},
         {"msaa as a string", "name = \"x\"\n[render]\nmsaa = \"4\"\n" + valid_script, 3, "got \"4\""},
         {"width 0", "name = \"x\"\n[render]\nwidth = 0\n" + valid_script, 3,
-         "key 'render.width': expected an integer from 16 to 8192, got 0"},
-        {"height too large", "name = \"x\"\n[render]\nheight = 10000\n" + valid_script, 3, "from 16 to 8192"},
+         "key 'render.width': expected an integer from 16 to 32768, got 0"},
+        {"height too large", "name = \"x\"\n[render]\nheight = 40000\n" + valid_script, 3, "from 16 to 32768"},
         {"frame cap too high", "name = \"x\"\n[render]\nframe_cap_hz = 2000\n" + valid_script, 3,
          "expected a number in [0, 1000], got 2000"},
         {"unknown display mode", "name = \"x\"\n[render]\nmode = \"xray\"\n" + valid_script, 3,
@@ -315,13 +315,13 @@ TEST_CASE("profile: load_profile finds built-ins by name and files by path") {
     auto bad = (dir / "broken.toml").string();
     {
         std::ofstream(good) << builtin_profile_text("ci-tiny");
-        std::ofstream(bad) << "name = \"b\"\n[render]\nmsaa = 2\n" << valid_script;
+        std::ofstream(bad) << "name = \"b\"\n[render]\nmsaa = 3\n" << valid_script;
     }
     Profile p = load_profile(good);
     CHECK(p.name == "ci-tiny");
     CHECK(p.source == good);
     e = error_of([&] { load_profile(bad); });
-    CHECK(contains(e, bad + ":3:8: key 'render.msaa': expected one of 1, 4, 8, got 2"));
+    CHECK(contains(e, bad + ":3:8: key 'render.msaa': expected one of 1, 2, 4, 8, 16, 32, 64, got 3"));
 
     // Errors in a built-in name the file in the source tree.
     e = error_of([] { parse_profile("name = 1\n", "workloads/profiles/x.toml"); });
