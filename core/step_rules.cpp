@@ -82,18 +82,22 @@ MaxDensity max_density(std::span<const StepPass> steps) {
     return d;
 }
 
-Knee find_knee(std::span<const double> p95, double margin_pct) {
+Knee find_knee(std::span<const uint32_t> sessions, std::span<const double> p95, double margin_pct) {
     Knee k;
     k.margin_pct = margin_pct;
-    if (p95.empty() || !std::isfinite(p95[0]) || p95[0] <= 0) return k;
+    const size_t n = std::min(sessions.size(), p95.size());
+    for (size_t s = 0; s < n; ++s)
+        if (std::isfinite(p95[s]) && (!k.baseline_step || sessions[s] < sessions[*k.baseline_step])) k.baseline_step = s;
+    if (!k.baseline_step || p95[*k.baseline_step] <= 0) return Knee{.margin_pct = margin_pct};
     k.has_baseline = true;
-    k.baseline_ms = p95[0];
-    k.threshold_ms = p95[0] * (1 + margin_pct / 100);
-    for (size_t s = 1; s < p95.size(); ++s)
-        if (std::isfinite(p95[s]) && p95[s] > k.threshold_ms) {
-            k.step = s;
-            break;
-        }
+    k.baseline_ms = p95[*k.baseline_step];
+    k.threshold_ms = k.baseline_ms * (1 + margin_pct / 100);
+    for (size_t s = 0; s < n; ++s)
+        if (std::isfinite(p95[s]) && p95[s] > k.threshold_ms && (!k.step || sessions[s] < sessions[*k.step])) k.step = s;
+    for (size_t s = 0; s < n; ++s)
+        if (std::isfinite(p95[s]) && p95[s] <= k.threshold_ms && (!k.step || sessions[s] < sessions[*k.step]) &&
+            (!k.below || sessions[s] > *k.below))
+            k.below = sessions[s];
     return k;
 }
 

@@ -88,16 +88,21 @@ struct MaxDensity {
 };
 MaxDensity max_density(std::span<const StepPass> steps_in_ramp_order);
 
-// The VSImax-style knee: the first step whose p95 frame interval (median over sessions)
-// exceeds the first step's by the plan's margin.
+// The VSImax-style knee: the fewest sessions whose step's p95 frame interval (median over
+// sessions) exceeds the baseline's by the plan's margin; the baseline is the step with the fewest
+// sessions (the first measured one among equals). In a linear ramp that is "the first step above
+// the first step"; an adaptive search's probes come in any order, and the knee then lies between
+// the most sessions probed below the threshold and this count, which the report says.
 struct Knee {
     bool has_baseline = false;
-    double baseline_ms = 0;      // p95 (median over sessions) of the first step
+    double baseline_ms = 0;      // p95 (median over sessions) of the baseline step
+    std::optional<size_t> baseline_step;
+    std::optional<uint32_t> below;  // the most sessions of a step at or below the threshold under the knee
     double margin_pct = 25;      // from the plan
     double threshold_ms = 0;     // baseline x (1 + margin/100)
-    std::optional<size_t> step;  // index of the first step above it
+    std::optional<size_t> step;  // index of the knee's step
 };
-// p95_median_ms per step in ramp order; NaN where the step was not measured.
-Knee find_knee(std::span<const double> p95_median_ms, double margin_pct);
+// Per step, in the order taken: its session count and p95_median_ms (NaN where not measured).
+Knee find_knee(std::span<const uint32_t> sessions, std::span<const double> p95_median_ms, double margin_pct);
 
 }  // namespace seatmark::core

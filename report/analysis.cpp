@@ -160,15 +160,16 @@ void replay_search(RunAnalysis& a, const core::SearchPlan& plan) {
 void find_density_and_knee(RunAnalysis& a) {
     std::vector<core::StepPass> pass;
     std::vector<double> p95;
+    std::vector<uint32_t> sessions;
     for (const auto& s : a.steps) {
+        sessions.push_back(s.target);
         pass.push_back({s.target, s.measured && s.verdict.pass});
         p95.push_back(s.windows.empty() ? NAN : s.verdict.p95_median_ms);
     }
     const core::MaxDensity d = core::max_density(pass);
     a.max_density = d.sessions;
     a.max_density_step = d.step;
-    // The knee reads steps in ramp order: an adaptive search's probes are not.
-    if (!a.search.adaptive) a.knee = core::find_knee(p95, a.knee_margin_pct);
+    a.knee = core::find_knee(sessions, p95, a.knee_margin_pct);
 }
 
 }  // namespace

@@ -22,19 +22,24 @@ Headline headline(const RunAnalysis& a) {
     for (const auto& [profile, sla] : a.sla) h.sla += "; profile " + profile + ": " + sla_text(sla);
 
     if (!a.knee.has_baseline) {
-        h.knee = a.steps.empty() || a.steps[0].windows.empty()
-                     ? "n/a: the first step was not measured"
-                     : "n/a: the first step has no frame intervals to take a baseline from";
-    } else if (a.knee.step) {
-        const auto& s = a.steps[*a.knee.step];
-        h.knee = "at " + sessions_text(s.target) + ": p95 " + num(s.verdict.p95_median_ms) +
-                 " ms is more than " + num(a.knee.margin_pct, 0) + " % above the " +
-                 std::to_string(a.steps[0].target) + "-session baseline " + num(a.knee.baseline_ms) + " ms (threshold " +
-                 num(a.knee.threshold_ms) + " ms)";
+        h.knee = a.steps.empty() ? "n/a: no step was measured"
+                                 : "n/a: no measured step has frame intervals to take a baseline from";
     } else {
-        h.knee = "not reached: p95 stayed within " + num(a.knee.margin_pct, 0) + " % of the " +
-                 std::to_string(a.steps[0].target) + "-session baseline " + num(a.knee.baseline_ms) + " ms (threshold " +
-                 num(a.knee.threshold_ms) + " ms) in every measured step";
+        const uint32_t base = a.steps[*a.knee.baseline_step].target;
+        const std::string baseline = std::to_string(base) + "-session baseline " + num(a.knee.baseline_ms) +
+                                     " ms (threshold " + num(a.knee.threshold_ms) + " ms)";
+        if (a.knee.step) {
+            const auto& s = a.steps[*a.knee.step];
+            h.knee = "at " + sessions_text(s.target) + ": p95 " + num(s.verdict.p95_median_ms) + " ms is more than " +
+                     num(a.knee.margin_pct, 0) + " % above the " + baseline;
+            // An adaptive search probes a few counts: the knee is somewhere above the last one below it.
+            if (a.search.adaptive && a.knee.below && *a.knee.below + 1 < s.target)
+                h.knee += "; between " + std::to_string(*a.knee.below) + " (the most sessions probed below the "
+                          "threshold) and " + std::to_string(s.target) + ", as probed";
+        } else {
+            h.knee = "not reached: p95 stayed within " + num(a.knee.margin_pct, 0) + " % of the " + baseline +
+                     " in every measured step";
+        }
     }
 
     if (!a.hosts.empty()) {

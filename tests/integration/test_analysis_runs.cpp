@@ -11,6 +11,7 @@
 #include "core/plan.h"
 #include "orchestrator/run_controller.h"
 #include "report/analysis.h"
+#include "report/words.h"
 #include "store/store_reader.h"
 #include "tests/support/process.h"
 
@@ -125,4 +126,10 @@ TEST_CASE("an adaptive search run: probes grow geometrically, the stored answer 
     CHECK(a.search.time.spent_s > 0);
     CHECK(a.search.time.linear_steps == 4);  // 1, 2, 3, 4
     CHECK(a.search.time.linear_s > 0);
+    // The knee from the probes (in the order taken): baseline at the fewest sessions probed.
+    REQUIRE(a.knee.has_baseline);
+    CHECK(a.steps[*a.knee.baseline_step].target == 1);
+    const std::string knee = report::headline(a).knee;
+    INFO(knee);
+    CHECK(knee.find("1-session baseline") != std::string::npos);
 }
