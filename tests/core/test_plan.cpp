@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <regex>
 #include <string>
 
 #include "common/errors.h"
@@ -11,6 +13,38 @@
 
 using namespace seatmark;
 using namespace seatmark::core;
+
+TEST_CASE("the example plan's commented-out keys are true: uncommented they parse as documented") {
+    // Every line "# key = value" or "# [table]" made live, and the step list dropped for the search.
+    std::ifstream in(std::string(SEATMARK_SOURCE_DIR) + "/workloads/plans/example.toml");
+    const std::regex live(R"(^# ((\[[a-z]+\])|([a-z_]+ = .*))$)");
+    std::string text, line;
+    int uncommented = 0;
+    while (std::getline(in, line)) {
+        std::smatch m;
+        if (line.rfind("list = ", 0) == 0) continue;
+        if (std::regex_match(line, m, live)) {
+            line = m[1];
+            ++uncommented;
+        }
+        text += line + "\n";
+    }
+    CHECK(uncommented == 12);
+    Plan p = parse_plan(text, "example.toml (uncommented)", std::string(SEATMARK_SOURCE_DIR) + "/workloads/plans");
+    CHECK(p.search.adaptive);
+    CHECK(p.search.min == 1);
+    CHECK(p.search.max == 64);
+    CHECK(p.search.resolution == 2);
+    CHECK(p.search.max_repeats == 6);
+    REQUIRE(p.cost.host_per_hour);
+    CHECK(*p.cost.host_per_hour == doctest::Approx(3.20));
+    CHECK(p.cost.currency == "EUR");
+    CHECK(p.pool.placement == Placement::breadth_first);
+    CHECK(p.pool.max_sessions_per_host == 24);
+    CHECK(p.pool.sync_timeout_s == 30);
+    CHECK(p.sessions == SessionsMode::spawn);
+    CHECK(p.join_timeout_s == 300);
+}
 
 TEST_CASE("the example plan and the demo plan parse") {
     Plan p = load_plan(std::string(SEATMARK_SOURCE_DIR) + "/workloads/plans/example.toml");
