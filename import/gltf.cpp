@@ -9,6 +9,7 @@
 #include <tiny_gltf.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <fstream>
@@ -144,9 +145,19 @@ public:
         return result;
     }
 
-    uint32_t colour(int material) const {
+    uint32_t colour(int material) {
         if (material < 0 || size_t(material) >= m_.materials.size()) return 0xffb0b0b0;
-        const auto& f = m_.materials[size_t(material)].pbrMetallicRoughness.baseColorFactor;
+        const auto& m = m_.materials[size_t(material)];
+        const auto& f = m.pbrMetallicRoughness.baseColorFactor;
+        // A pack carries one colour per part (what CAD viewers shade with); an image is not drawn.
+        if (m.pbrMetallicRoughness.baseColorTexture.index >= 0) {
+            char rgba[96];
+            std::snprintf(rgba, sizeof rgba, "(%.2f, %.2f, %.2f, %.2f)", f.size() == 4 ? f[0] : 1.0, f.size() == 4 ? f[1] : 1.0,
+                          f.size() == 4 ? f[2] : 1.0, f.size() == 4 ? f[3] : 1.0);
+            notes_.insert("WARNING: material '" + (m.name.empty() ? std::to_string(material) : m.name) +
+                          "' has a base-colour texture, which is not drawn: textures are reduced to baseColorFactor " +
+                          rgba + ", one colour per part");
+        }
         return f.size() == 4 ? rgba_from_float(f[0], f[1], f[2], f[3]) : 0xffffffff;
     }
 

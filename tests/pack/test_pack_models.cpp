@@ -42,6 +42,10 @@ TEST_CASE("glTF .glb, .gltf with external and with embedded buffers: counts matc
         Shot s = pack_and_render(dir.file("m.smpack"), dir);
         CHECK(s.object_share > 0.05);
         CHECK(s.object_share < 0.95);
+        // BoxTextured's material has a base-colour image: said, not silently dropped.
+        const std::string notes = j["notes"].dump();
+        const bool textured = f.find("BoxTextured") != std::string::npos;
+        CHECK((notes.find("textures are reduced to baseColorFactor") != std::string::npos) == textured);
     }
 }
 
