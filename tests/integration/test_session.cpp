@@ -277,7 +277,8 @@ TEST_CASE("--window presents to a real X window under Xvfb") {
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     REQUIRE(posix_spawn(&xvfb, argv[0], &fa, nullptr, argv.data(), environ) == 0);
     posix_spawn_file_actions_destroy(&fa);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    // Xvfb is ready when its socket exists (sanity bound: 20 s).
+    REQUIRE(wait_until(20, [&] { return std::filesystem::exists("/tmp/.X11-unix/X" + display.substr(1)); }));
 
     TempDir dir;
     auto r = run_process(seatmark_argv({"session", "--workload", "ci-tiny", "--duration", "2s", "--window", "--validate",

@@ -2,7 +2,12 @@
 // renders on this machine's CPUs, and its share is its process CPU time.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
 
 #include "common/clock.h"
@@ -13,6 +18,22 @@
 using namespace seatmark;
 using namespace seatmark::orchestrator;
 
+namespace {
+// utime + stime of a process from /proc/PID/stat (fields 14 and 15, after the parenthesised name).
+double cpu_seconds(int pid) {
+    std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+    std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const auto close = all.rfind(')');
+    if (close == std::string::npos) return 0;
+    std::istringstream in(all.substr(close + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && in >> field; ++i)
+        if (i >= 14) ticks += std::stod(field);
+    return ticks / double(::sysconf(_SC_CLK_TCK));
+}
+}  // namespace
+
 TEST_CASE("software backend: a lavapipe session's share is its CPU time, labelled software") {
     test::BackgroundProcess session(test::seatmark_argv({"session", "--workload", "ci-tiny", "--duration", "3s", "--quiet"}));
     GpuBackends none;  // no hardware backend, as on this machine
@@ -21,7 +42,9 @@ TEST_CASE("software backend: a lavapipe session's share is its CPU time, labelle
     std::vector<GpuClient> clients = {{0, session.pid(), Renderer::software}};
     GpuSnapshot first = t.sample(now_ns(), clients);
     CHECK(first.processes.empty());  // the first sample sets the baseline
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    // Until the session has spent CPU time since the baseline (it renders on the CPU), not a fixed nap.
+    const double cpu0 = cpu_seconds(session.pid());
+    REQUIRE(test::wait_until(20, [&] { return cpu_seconds(session.pid()) > cpu0 + 0.1; }));
     GpuSnapshot s = t.sample(now_ns(), clients);
     CHECK(s.source == "software");
     CHECK(s.devices.empty());  // no GPU is claimed

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <thread>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -146,10 +147,13 @@ TEST_CASE("/proc/PID/stat: CPU time and RSS parsed, kept files read again, close
     REQUIRE(first);
     CHECK(first->rss_bytes > 0);
     CHECK(reader.open_files() == 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    auto second = reader.read(child);
+    // Until the clock ticks over for the burning child (10 ms per tick), not a fixed nap.
+    std::optional<decltype(first)::value_type> second;
+    CHECK(test::wait_until(10, [&] {
+        second = reader.read(child);
+        return second && second->cpu_seconds > first->cpu_seconds;
+    }));
     REQUIRE(second);
-    CHECK(second->cpu_seconds > first->cpu_seconds);
     CHECK(reader.open_files() == 1);  // the same kept file
     auto own = orchestrator::ProcessUsageReader().read(child);  // a fresh reader, a fresh file
     REQUIRE(own);
