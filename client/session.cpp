@@ -228,6 +228,10 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     Instance instance(io);
     result.device = choose_device(instance.handle(), opts.device);
     const DeviceInfo& info = result.device;
+    if (std::max(prof.render.width, prof.render.height) > info.max_image_dimension_2d)
+        throw InputError(std::to_string(prof.render.width) + "x" + std::to_string(prof.render.height) + ": " + info.name +
+                         " renders images of at most " + std::to_string(info.max_image_dimension_2d) +
+                         " pixels a side (maxImageDimension2D); lower --width/--height or the profile's [render] size");
     if (info.max_msaa < prof.render.msaa) {
         // Lavapipe, for one, stops at 4x: render at the most the device has and say so
         // (summary, HELLO), rather than refuse a built-in profile on this machine.

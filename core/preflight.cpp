@@ -1,5 +1,7 @@
 #include "core/preflight.h"
 
+#include <algorithm>
+
 namespace seatmark::core {
 
 namespace {

@@ -7,7 +7,8 @@
 //   orchestrator kill -9 mid-window, Ctrl-C, 2x Ctrl-C tests/integration/test_run.cpp
 //   database disk full / short of space (store fails) tests/integration/test_store_full.cpp
 //   stage rank killed mid-transfer, SIGKILL cleanup  tests/stage/test_stage.cpp
-//   live API server gone under the monitor           tests/monitor/test_live_source.cpp
+//   live API server gone under the monitor           tests/monitor/test_live_source.cpp (in-process), and
+//                                                    here (the run's process killed, a connection cut)
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -25,8 +26,10 @@
 
 #include "common/clock.h"
 #include "core/plan.h"
+#include "monitor/live_source.h"
 #include "orchestrator/run_controller.h"
 #include "store/store_reader.h"
+#include "tests/launch/tcp_proxy.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;
@@ -276,4 +279,63 @@ TEST_CASE("the orchestrator killed (SIGKILL) while sessions settle: consistent d
     auto next = run_process(seatmark_argv({"run", dir.file("plan2.toml"), "--db", dir.file("next.db"), "--quiet"}), 120);
     INFO(next.out << next.err);
     CHECK(run_dirs_of(killed).empty());
+}
+
+namespace {
+uint16_t free_port() {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+monitor::LiveSourceOptions watch(int port) {
+    monitor::LiveSourceOptions o;
+    o.url = "http://127.0.0.1:" + std::to_string(port);
+    o.poll_s = 0.1;
+    o.timeout_s = 1;
+    return o;
+}
+}  // namespace
+
+TEST_CASE("the live API's run killed mid-watch, and a connection cut: the monitor says DISCONNECTED, keeps the last state, retries") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan_text("1", "60s"));
+    const int port = free_port();
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet", "--listen",
+                                         "127.0.0.1:" + std::to_string(port)}));
+    auto proxy = std::make_unique<TcpProxy>(port);
+    monitor::LiveApiSource direct(watch(port)), through(watch(proxy->port()));
+    auto live_with_session = [](monitor::LiveApiSource& w) {
+        auto d = w.snapshot();
+        return d->link == monitor::Link::live && d->state.alive >= 1;
+    };
+    REQUIRE(wait_until(60, [&] { return live_with_session(direct) && live_with_session(through); }));
+    // A cut connection: the next poll connects again, and the watch goes on.
+    const double before = through.snapshot()->state.elapsed_s;
+    proxy->cut();
+    CHECK(wait_until(10, [&] { return live_with_session(through) && through.snapshot()->state.elapsed_s > before + 0.5; }));
+    // The path gone for good: that watcher says so and keeps what it last saw; the run is untouched.
+    proxy.reset();
+    REQUIRE(wait_until(10, [&] { return through.snapshot()->link == monitor::Link::lost; }));
+    auto cut = through.snapshot();
+    CHECK(cut->state.plan == "faults");
+    CHECK(cut->state.alive >= 1);
+    CHECK(cut->link_note.find("no live API at") != std::string::npos);
+    CHECK(cut->link_note.find("retrying") != std::string::npos);
+    CHECK(direct.snapshot()->link == monitor::Link::live);
+    // The run's process killed: the direct watcher too, with the run's last state on screen.
+    const int killed = run.pid();
+    run.signal(SIGKILL);
+    run.wait(30);
+    REQUIRE(wait_until(10, [&] { return direct.snapshot()->link == monitor::Link::lost; }));
+    auto last = direct.snapshot();
+    CHECK(last->state.status == "running");  // as last seen: nobody said it ended
+    CHECK(last->state.alive >= 1);
+    CHECK(last->link_note.find("retrying") != std::string::npos);
+    survivors_hold(dir.file("run.db"), killed, true);
 }
