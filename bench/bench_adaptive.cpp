@@ -7,7 +7,7 @@
 // The defaults put the true capacity in the tens of sessions (1 ms per frame at 60 FPS is 6 % of
 // a core, so ~33 sessions saturate 2 cores, and the SLA's 25 ms p95 lets frames slow by 1.5x):
 // with 8 ms at 30 FPS a 2-core host held 2 sessions, and a ramp of 2 steps leaves nothing to save.
-//   bench_adaptive [max sessions = 2 x saturation + 8] [cpu_ms = 1] [fps = 60] [window = 3s]
+//   bench_adaptive [max sessions = 2 x saturation + 8] [cpu_ms = 1] [fps = 60] [window = 3s] [p95 bound ms = 25]
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -25,11 +25,12 @@ int main(int argc, char** argv) {
     const double saturation = cores * 1000.0 / (std::atof(cpu_ms.c_str()) * std::atof(fps.c_str()));
     const int max = argc > 1 ? std::atoi(argv[1]) : int(2 * saturation + 8);
     const std::string window = argc > 4 ? argv[4] : "3s";
+    const std::string sla_ms = argc > 5 ? argv[5] : "25";  // p95 frame interval bound: 1.5x the 60 FPS frame
     auto dir = std::filesystem::temp_directory_path() / "seatmark-bench-adaptive";
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const std::string common = "settle = \"1s\"\nwindow = \"" + window + "\"\n[[mix]]\nprofile = \"ci-tiny\"\n"
-                               "[sla]\np95_interval_ms = 25\nlow1_fps = 10\nlatency_p95_ms = 10000\nstutter_pct = 20\n";
+                               "[sla]\np95_interval_ms = " + sla_ms + "\nlow1_fps = 10\nlatency_p95_ms = 10000\nstutter_pct = 20\n";
     const std::string linear = "name = \"linear\"\n[run]\nstop = \"first-failure\"\n[steps]\nstart = 1\nincrement = 1\nmax = " +
                                std::to_string(max) + "\nrepeats = 2\n" + common;
     const std::string adaptive = "name = \"adaptive\"\n[steps]\nsearch = \"adaptive\"\nmin = 1\nmax = " + std::to_string(max) +
@@ -55,6 +56,12 @@ int main(int argc, char** argv) {
         steps[k] = r.steps.size();
         std::printf("  %-8s max density %3lld in %2zu steps, machine time %7.1f s\n", k ? "adaptive" : "linear",
                     static_cast<long long>(r.max_density), r.steps.size(), r.wall_s);
+        // Why the first failing step failed: a capacity below the CPU's says what else bound it.
+        for (const auto& st : r.steps)
+            if (st.judged && !st.verdict.pass && !st.verdict.reasons.empty()) {
+                std::printf("           first fail at %u: %s\n", st.verdict.target, st.verdict.reasons.front().c_str());
+                break;
+            }
     }
     std::printf("  same answer within the resolution (1): %s\n", std::llabs(density[0] - density[1]) <= 1 ? "yes" : "NO");
     std::printf("  machine time adaptive / linear: %.2f (goal <= 0.50); saved %.1f s\n", wall[1] / wall[0], wall[0] - wall[1]);
