@@ -11,7 +11,7 @@ using wire::codec::read_str;
 using wire::codec::Reader;
 using wire::codec::Writer;
 
-std::string_view to_string(Role r) { return r == Role::agent ? "agent" : "session"; }
+std::string_view to_string(Role r) { return r == Role::agent ? "agent" : r == Role::launcher ? "launcher" : "session"; }
 
 const char* type_name(uint8_t t) {
     switch (t) {
@@ -30,6 +30,12 @@ const char* type_name(uint8_t t) {
         case 23: return "STOP";
         case 24: return "WATCH";
         case 25: return "SAMPLES";
+        case 26: return "LOGON";
+        case 27: return "LOGOFF";
+        case 28: return "LOGON_STATE";
+        case 29: return "ARRIVALS";
+        case 30: return "REF_ASK";
+        case 31: return "REFERENCE";
     }
     return "unknown";
 }
@@ -102,6 +108,51 @@ struct Encoder {
             w.u8(e.renderer);
         }
     }
+    void operator()(const Logon& m) { w.u32(m.count); }
+    void operator()(const Logoff& m) { w.str(m.user); }
+    void operator()(const LogonState& m) {
+        w.str(m.host);
+        w.str(m.user);
+        w.str(m.rdp_host);
+        w.u8(m.state);
+        w.i64(m.t_ns);
+        w.str(m.fault);
+        w.str(m.detail);
+        w.str(m.codec);
+        w.u64(m.payload_bytes);
+        w.u64(m.paints);
+        w.u64(m.unreadable);
+        w.f64(m.bytes_per_s);
+    }
+    void operator()(const Arrivals& m) {
+        w.str(m.host);
+        w.str(m.user);
+        w.u32(static_cast<uint32_t>(m.arrivals.size()));
+        for (const auto& a : m.arrivals) {
+            w.u64(a.seq);
+            w.i64(a.t_ns);
+        }
+        w.u32(static_cast<uint32_t>(m.ssim.size()));
+        for (const auto& s : m.ssim) {
+            w.u64(s.seq);
+            w.f64(s.ssim);
+        }
+        w.str(m.codec);
+        w.u64(m.payload_bytes);
+    }
+    void operator()(const RefAsk& m) {
+        w.str(m.host);
+        w.str(m.user);
+        w.u64(m.seq);
+    }
+    void operator()(const Reference& m) {
+        w.str(m.user);
+        w.u64(m.seq);
+        w.u16(m.width);
+        w.u16(m.height);
+        if (m.width == 0) w.str(m.reason);
+        else w.out.insert(w.out.end(), m.gray.begin(), m.gray.end());
+    }
     void operator()(const Samples& m) {
         w.i64(m.t_ns);
         w.u32(static_cast<uint32_t>(m.rows.size()));
@@ -129,7 +180,8 @@ std::string decode_body(Type t, Reader& r, JoinMessage& out) {
             Join j;
             uint8_t role = r.u8();
             if (!r.ok) return truncated;
-            if (role != 1 && role != 2) return "JOIN role " + std::to_string(role) + " is not 1 (session) or 2 (agent)";
+            if (role < 1 || role > 3)
+                return "JOIN role " + std::to_string(role) + " is not 1 (session), 2 (agent) or 3 (launcher)";
             j.role = static_cast<Role>(role);
             if (!read_bytes(r, j.client_nonce)) return truncated;
             for (std::string* s : {&j.host, &j.user, &j.os_session})
@@ -215,6 +267,96 @@ std::string decode_body(Type t, Reader& r, JoinMessage& out) {
             out = std::move(m);
             return {};
         }
+        case Type::logon: {
+            Logon m;
+            m.count = r.u32();
+            if (!r.ok) return truncated;
+            if (m.count > max_watch) return "LOGON count " + std::to_string(m.count) + " exceeds " + std::to_string(max_watch);
+            out = m;
+            return {};
+        }
+        case Type::logoff: {
+            Logoff m;
+            if (!read_str(r, m.user)) return truncated;
+            out = std::move(m);
+            return {};
+        }
+        case Type::logon_state: {
+            LogonState m;
+            for (std::string* s : {&m.host, &m.user, &m.rdp_host})
+                if (!read_str(r, *s)) return truncated;
+            m.state = r.u8();
+            m.t_ns = r.i64();
+            for (std::string* s : {&m.fault, &m.detail, &m.codec})
+                if (!read_str(r, *s)) return truncated;
+            m.payload_bytes = r.u64();
+            m.paints = r.u64();
+            m.unreadable = r.u64();
+            m.bytes_per_s = r.f64();
+            if (!r.ok) return truncated;
+            if (m.state != LogonState::connecting && m.state != LogonState::ended)
+                return "LOGON_STATE state " + std::to_string(m.state) + " is not 1 (connecting) or 2 (ended)";
+            out = std::move(m);
+            return {};
+        }
+        case Type::arrivals: {
+            Arrivals m;
+            if (!read_str(r, m.host) || !read_str(r, m.user)) return truncated;
+            uint32_t n = r.u32();
+            if (!r.ok) return truncated;
+            // Counts are checked against the payload before anything is sized by them.
+            if (n > max_arrivals || size_t(n) * 16 > r.left)
+                return "ARRIVALS count " + std::to_string(n) + " does not fit its payload (at most " + std::to_string(max_arrivals) + ")";
+            m.arrivals.resize(n);
+            for (auto& a : m.arrivals) {
+                a.seq = r.u64();
+                a.t_ns = r.i64();
+            }
+            uint32_t k = r.u32();
+            if (!r.ok) return truncated;
+            if (k > max_ssim || size_t(k) * 16 > r.left)
+                return "ARRIVALS SSIM count " + std::to_string(k) + " does not fit its payload (at most " + std::to_string(max_ssim) + ")";
+            m.ssim.resize(k);
+            for (auto& s : m.ssim) {
+                s.seq = r.u64();
+                s.ssim = r.f64();
+                if (!(s.ssim >= -1 && s.ssim <= 1)) return "ARRIVALS SSIM value is not in -1..1";
+            }
+            if (!read_str(r, m.codec)) return truncated;
+            m.payload_bytes = r.u64();
+            if (!r.ok) return truncated;
+            out = std::move(m);
+            return {};
+        }
+        case Type::ref_ask: {
+            RefAsk m;
+            if (!read_str(r, m.host) || !read_str(r, m.user)) return truncated;
+            m.seq = r.u64();
+            if (!r.ok) return truncated;
+            out = std::move(m);
+            return {};
+        }
+        case Type::reference: {
+            Reference m;
+            if (!read_str(r, m.user)) return truncated;
+            m.seq = r.u64();
+            m.width = r.u16();
+            m.height = r.u16();
+            if (!r.ok) return truncated;
+            if (m.width == 0) {
+                if (!read_str(r, m.reason)) return truncated;
+            } else {
+                const size_t bytes = size_t(m.width) * m.height;
+                if (bytes > max_reference_bytes || bytes != r.left)
+                    return "REFERENCE " + std::to_string(m.width) + "x" + std::to_string(m.height) +
+                           " does not match its payload (at most " + std::to_string(max_reference_bytes) + " bytes)";
+                m.gray.assign(r.p, r.p + bytes);
+                r.p += bytes;
+                r.left = 0;
+            }
+            out = std::move(m);
+            return {};
+        }
     }
     return "unknown message type " + std::to_string(unsigned(t));
 }
@@ -275,7 +417,7 @@ wire::DecodeStatus Decoder::next(Message& out) {
     }
     if (avail >= 3 && h[2] != wire::version) return fail("unsupported version " + std::to_string(h[2]));
     const bool telemetry = avail >= 4 && h[3] >= uint8_t(wire::MessageType::hello) && h[3] <= uint8_t(wire::MessageType::bye);
-    if (avail >= 4 && !telemetry && (h[3] < uint8_t(Type::challenge) || h[3] > uint8_t(Type::samples)))
+    if (avail >= 4 && !telemetry && (h[3] < uint8_t(Type::challenge) || h[3] > last_type))
         return fail("unknown message type " + std::to_string(h[3]));
     if (avail < wire::header_size) return wire::DecodeStatus::need_more;
     const uint32_t len = uint32_t(h[4]) | uint32_t(h[5]) << 8 | uint32_t(h[6]) << 16 | uint32_t(h[7]) << 24;

@@ -33,7 +33,27 @@
 //   A -> O  SAMPLES    i64 t_ns, u32 count, count x (i32 session_id (-1: the host), str source,
 //                      str metric, f64 value)   what the orchestrator's own samplers record
 //
-// Peers' times (HELLO, FRAMES, HEARTBEAT, EVENT, SAMPLES) are their own monotonic clock; the
+//
+// A launcher (role 3, `seatmark launch --join`) opens RDP logons on the run's behalf; each
+// logon's desktop starts `seatmark session --join`, which joins as a session of its own. The
+// orchestrator matches a logon to its session by (host, user).
+//   O -> L  LOGON      u32 count: open this many more logons (the launcher picks unused users)
+//   O -> L  LOGOFF     str user: the run stopped that logon's session; its desktop ends by itself
+//                      and the launcher closes the connection (not a fault)
+//   L -> O  LOGON_STATE str host, str user, str rdp_host, u8 state (1 connecting, 2 ended),
+//                      i64 t_ns, str fault, str detail, str codec, u64 payload_bytes, u64 paints,
+//                      u64 unreadable, f64 bytes_per_s
+//           host: the name the logon's session joins under; fault: none | refused | tls |
+//           logon | protocol | cut | logged-off | timeout (launch/rdp_connection.h)
+//   L -> O  ARRIVALS   str host, str user, u32 n, n x (u64 seq, i64 t_ns), u32 m, m x (u64 seq,
+//                      f64 ssim), str codec, u64 payload_bytes
+//           rendered frames newly seen at the client (the watermark's number, unwrapped) and
+//           sampled SSIM; at most max_arrivals / max_ssim per message
+//   L -> O  REF_ASK    str host, str user, u64 seq: the session's reference frame of that number
+//   O -> L  REFERENCE  str user, u64 seq, u16 width, u16 height, width x height bytes gray (at most
+//                      max_reference_bytes); width 0: none kept (the reason in place of the pixels)
+//
+// Peers' times (HELLO, FRAMES, HEARTBEAT, EVENT, SAMPLES, LOGON_STATE, ARRIVALS) are their own monotonic clock; the
 // orchestrator adds the connection's measured offset at ingest. Nothing a peer sends names a
 // file or starts a process on the orchestrator's host.
 // duration_s in WELCOME is a backstop: a session renders until STOP, at most that long.
@@ -54,15 +74,20 @@ inline constexpr size_t mac_size = 32;
 inline constexpr uint32_t max_handshake_payload = 4096;
 inline constexpr uint32_t max_watch = 4096;
 inline constexpr uint32_t max_samples = 16384;
+inline constexpr uint32_t max_arrivals = 8192;
+inline constexpr uint32_t max_ssim = 1024;
+inline constexpr uint32_t max_reference_bytes = 512u * 1024;  // 1024x512 gray: fits one message
 using Nonce = std::array<uint8_t, nonce_size>;
 using Mac = std::array<uint8_t, mac_size>;
 
 enum class Type : uint8_t {
     challenge = 16, join = 17, welcome = 18, refused = 19, ping = 20, pong = 21,
     start = 22, stop = 23, watch = 24, samples = 25,
+    logon = 26, logoff = 27, logon_state = 28, arrivals = 29, ref_ask = 30, reference = 31,
 };
-enum class Role : uint8_t { session = 1, agent = 2 };
-std::string_view to_string(Role r);  // "session", "agent"
+inline constexpr uint8_t last_type = uint8_t(Type::reference);
+enum class Role : uint8_t { session = 1, agent = 2, launcher = 3 };
+std::string_view to_string(Role r);  // "session", "agent", "launcher"
 
 struct Challenge {
     uint16_t version = join_version;
@@ -96,8 +121,37 @@ struct WatchEntry {
 struct Watch { std::vector<WatchEntry> sessions; };
 struct Sample { int32_t session_id = -1; std::string source, metric; double value = 0; };
 struct Samples { int64_t t_ns = 0; std::vector<Sample> rows; };
+struct Logon { uint32_t count = 0; };
+struct Logoff { std::string user; };
+struct LogonState {
+    enum State : uint8_t { connecting = 1, ended = 2 };
+    std::string host, user, rdp_host;
+    uint8_t state = connecting;
+    int64_t t_ns = 0;
+    std::string fault = "none", detail, codec = "none";
+    uint64_t payload_bytes = 0, paints = 0, unreadable = 0;
+    double bytes_per_s = 0;
+};
+struct ArrivalEntry { uint64_t seq = 0; int64_t t_ns = 0; };
+struct SsimEntry { uint64_t seq = 0; double ssim = 0; };
+struct Arrivals {
+    std::string host, user;
+    std::vector<ArrivalEntry> arrivals;
+    std::vector<SsimEntry> ssim;
+    std::string codec = "none";
+    uint64_t payload_bytes = 0;
+};
+struct RefAsk { std::string host, user; uint64_t seq = 0; };
+struct Reference {
+    std::string user;
+    uint64_t seq = 0;
+    uint16_t width = 0, height = 0;
+    std::vector<uint8_t> gray;  // width x height; width 0: none, `reason` says why
+    std::string reason;
+};
 
-using JoinMessage = std::variant<Challenge, Join, Welcome, Refused, Ping, Pong, Start, Stop, Watch, Samples>;
+using JoinMessage = std::variant<Challenge, Join, Welcome, Refused, Ping, Pong, Start, Stop, Watch, Samples, Logon, Logoff,
+                                 LogonState, Arrivals, RefAsk, Reference>;
 // Either kind may arrive on a joined connection.
 using Message = std::variant<wire::Message, JoinMessage>;
 

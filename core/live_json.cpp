@@ -209,7 +209,7 @@ json state_json(const LiveState& s, int64_t mono_start_ns, const std::deque<Live
                 {"mem_total_bytes", number_or_null(s.gpu_mem_total_bytes)}};
     j["frames"] = {{"stored", s.frames_stored}, {"lost", s.frames_lost}};
     json sessions = json::array();
-    for (const auto& x : s.sessions)
+    for (const auto& x : s.sessions) {
         sessions.push_back({{"id", x.id},
                             {"profile", x.profile},
                             {"pid", x.pid},
@@ -224,6 +224,19 @@ json state_json(const LiveState& s, int64_t mono_start_ns, const std::deque<Live
                             {"rss_bytes", x.rss_bytes},
                             {"gpu_share_pct", number_or_null(x.gpu_share_pct)},
                             {"gpu_share_source", x.gpu_share_source}});
+        if (const auto& e = x.endpoint)
+            sessions.back()["endpoint"] = {{"user", e->user},
+                                           {"launcher", e->launcher},
+                                           {"codec", e->codec},
+                                           {"fault", e->fault},
+                                           {"logon_ms", number_or_null(e->logon_ms)},
+                                           {"fps", number_or_null(e->fps)},
+                                           {"delivered_ratio", number_or_null(e->delivered_ratio)},
+                                           {"latency_p95_ms", number_or_null(e->latency_p95_ms)},
+                                           {"ssim_mean", number_or_null(e->ssim_mean)},
+                                           {"bytes_per_s", number_or_null(e->bytes_per_s)},
+                                           {"arrivals", e->arrivals}};
+    }
     j["sessions"] = std::move(sessions);
     json events = json::array();
     for (const auto& e : recent_events) events.push_back(event_json(e));
@@ -289,6 +302,21 @@ LiveState state_from_json(const json& j) {
             ss.rss_bytes = integer<uint64_t>(x, "rss_bytes");
             ss.gpu_share_pct = num(x, "gpu_share_pct", nan);
             ss.gpu_share_source = text(x, "gpu_share_source");
+            if (auto e = x.find("endpoint"); e != x.end() && e->is_object()) {
+                LiveEndpoint ep;
+                ep.user = text(*e, "user");
+                ep.launcher = text(*e, "launcher");
+                ep.codec = text(*e, "codec");
+                ep.fault = text(*e, "fault");
+                ep.logon_ms = num(*e, "logon_ms", nan);
+                ep.fps = num(*e, "fps", nan);
+                ep.delivered_ratio = num(*e, "delivered_ratio", nan);
+                ep.latency_p95_ms = num(*e, "latency_p95_ms", nan);
+                ep.ssim_mean = num(*e, "ssim_mean", nan);
+                ep.bytes_per_s = num(*e, "bytes_per_s", nan);
+                ep.arrivals = integer<uint64_t>(*e, "arrivals");
+                ss.endpoint = std::move(ep);
+            }
             s.sessions.push_back(std::move(ss));
         }
     return s;

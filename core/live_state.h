@@ -3,7 +3,9 @@
 // /api/v1/state, /metrics, the monitor). The run controller fills it on its
 // event loop once per tick; the API renders it; the monitor reads it back. Plain
 // data, no behaviour (core/: the monitor must not link the orchestrator).
+#include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -12,6 +14,16 @@ namespace seatmark::core {
 
 // Where the live API listens unless told otherwise (the monitor looks here first).
 constexpr uint16_t default_live_port = 7878;
+
+// What an RDP launcher sees of a session (`seatmark launch --join`): the logon, and the endpoint
+// figures (core/endpoint.h) over the same recent span as the session's own FPS.
+struct LiveEndpoint {
+    std::string user, launcher, codec = "none";
+    std::string fault = "none";  // the logon's fault class once it ended with one
+    double logon_ms = NAN;       // connect -> the session's HELLO
+    double fps = NAN, delivered_ratio = NAN, latency_p95_ms = NAN, ssim_mean = NAN, bytes_per_s = NAN;
+    uint64_t arrivals = 0;       // frames seen at the client so far
+};
 
 struct LiveSession {
     uint32_t id = 0;
@@ -28,6 +40,7 @@ struct LiveSession {
     uint64_t rss_bytes = 0;
     double gpu_share_pct = 0;   // NaN when no GPU sample attributes work to it
     std::string gpu_share_source;  // "nvml", "drm", "software" (process CPU time), "" when none
+    std::optional<LiveEndpoint> endpoint;  // only for sessions an RDP launcher carries
 };
 
 struct LiveStep {

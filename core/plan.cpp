@@ -32,6 +32,10 @@ Sla read_sla(TableReader& t, const Sla& base) {
     s.failures = static_cast<uint32_t>(t.integer("failures", IntRange{0, 100000}).value_or(s.failures));
     s.gpu_memory_pct = t.number("gpu_memory_pct", Range{0, 100, true, false}).value_or(s.gpu_memory_pct);
     s.model_open_ms = t.number("model_open_ms", Range::at_least(0)).value_or(s.model_open_ms);
+    s.endpoint_fps = t.number("endpoint_fps", Range::at_least(0)).value_or(s.endpoint_fps);
+    s.endpoint_latency_p95_ms = t.number("endpoint_latency_p95_ms", Range::at_least(0)).value_or(s.endpoint_latency_p95_ms);
+    s.delivered_ratio = t.number("delivered_ratio", Range::closed(0, 1)).value_or(s.delivered_ratio);
+    s.ssim = t.number("ssim", Range::closed(0, 1)).value_or(s.ssim);
     t.finish();
     return s;
 }

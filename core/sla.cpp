@@ -27,4 +27,22 @@ std::vector<std::string> sla_violations(const stats::FrameSummary& s, const Sla&
     return v;
 }
 
+std::vector<std::string> endpoint_violations(const core::EndpointFigures& e, const Sla& sla) {
+    std::vector<std::string> v;
+    if (!sla.has_endpoint_bound() || e.rendered == 0) return v;
+    if (e.arrivals == 0) {
+        v.push_back("no frames arrived at the endpoint");
+        return v;
+    }
+    if (sla.endpoint_fps > 0 && e.fps < sla.endpoint_fps)
+        v.push_back(fmt("endpoint %.1f FPS < %.1f FPS", e.fps, sla.endpoint_fps));
+    if (sla.endpoint_latency_p95_ms > 0 && e.latency_p95_ms > sla.endpoint_latency_p95_ms)
+        v.push_back(fmt("endpoint latency p95 %.1f ms > %.1f ms", e.latency_p95_ms, sla.endpoint_latency_p95_ms));
+    if (sla.delivered_ratio > 0 && e.delivered_ratio < sla.delivered_ratio)
+        v.push_back(fmt("delivered %.1f %% < %.1f %%", e.delivered_ratio * 100, sla.delivered_ratio * 100));
+    if (sla.ssim > 0 && e.ssim_mean < sla.ssim)  // NaN (no sample) compares false
+        v.push_back(fmt("SSIM %.3f < %.3f", e.ssim_mean, sla.ssim));
+    return v;
+}
+
 }  // namespace seatmark

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/endpoint.h"
 #include "core/stats.h"
 
 namespace seatmark {
@@ -18,6 +19,14 @@ struct Sla {
     uint32_t failures = 0;          // failed sessions allowed in a step
     double gpu_memory_pct = 95;     // GPU memory in use, below (checked where GPU samples exist)
     double model_open_ms = 0;       // model open time (session start -> first frame showing it), at most; 0: no bound
+    // Endpoint bounds (core/endpoint.h), judged only for sessions a launcher watches; 0: no bound.
+    double endpoint_fps = 0;             // frames arriving at the RDP client per second, at least
+    double endpoint_latency_p95_ms = 0;  // render (present) -> arrival at the client, p95, at most
+    double delivered_ratio = 0;          // frames arrived / frames rendered, at least (0..1)
+    double ssim = 0;                     // mean SSIM of sampled received frames, at least (0..1)
+    bool has_endpoint_bound() const {
+        return endpoint_fps > 0 || endpoint_latency_p95_ms > 0 || delivered_ratio > 0 || ssim > 0;
+    }
 };
 
 // Each bound the figures break, as text such as "p95 41.2 ms > 33.3 ms".
@@ -25,5 +34,10 @@ struct Sla {
 // ("no frames"): a user who sees nothing is not served. A figure that cannot be
 // measured (latency with no input in the window) is not held against it.
 std::vector<std::string> sla_violations(const stats::FrameSummary& s, const Sla& sla);
+
+// The endpoint bounds a launched session's figures break ("endpoint 12.0 FPS < 20.0 FPS").
+// Frames rendered but none arriving breaks any endpoint bound ("no frames arrived at the
+// endpoint"); a figure with nothing measured (SSIM without a sample) is not held against it.
+std::vector<std::string> endpoint_violations(const core::EndpointFigures& e, const Sla& sla);
 
 }  // namespace seatmark

@@ -45,6 +45,9 @@ StepVerdict judge_span(const StepJudge& j, std::span<const SessionSpan> sessions
         w.model_open_ms = m.session->model_open_ms;
         auto f = j.frames(m.session->id, t0, t1);
         w.frames.assign(f.begin(), f.end());
+        if (j.endpoint) w.endpoint = j.endpoint(m.session->id);
+        w.span_s = double(t1 - t0) * 1e-9;
+        w.t1_ns = t1;
         windows.push_back(std::move(w));
     }
     StepVerdict v = judge_window(j.target, windows, j.default_sla.failures);

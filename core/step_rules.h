@@ -54,6 +54,8 @@ struct StepJudge {
     std::function<const Sla&(const std::string& profile)> sla_for;
     // Frames of a session that began in [t0, t1), by begin time.
     std::function<std::span<const FrameRecord>(uint32_t id, int64_t t0, int64_t t1)> frames;
+    // What a launcher saw of a session (core/endpoint.h); empty or nullptr: not launched.
+    std::function<const EndpointSeries*(uint32_t id)> endpoint;
     // GPU memory over [t0, t1) against a bound; empty: no GPU memory sampling at all.
     std::function<GpuMemoryCheck(int64_t t0, int64_t t1, double limit_pct)> gpu_memory;
 };

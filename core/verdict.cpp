@@ -33,6 +33,20 @@ StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sess
                 f.violations.push_back(std::to_string(int64_t(std::lround(s.model_open_ms))) + " ms model open > " +
                                        std::to_string(int64_t(std::lround(s.sla->model_open_ms))) + " ms");
         }
+        if (s.endpoint) {
+            f.endpoint = endpoint_figures(s.frames, s.endpoint->arrivals, s.endpoint->ssim, s.span_s, s.t1_ns);
+            ++v.launched;
+            if (s.failure.empty() && s.sla)
+                for (auto& x : endpoint_violations(*f.endpoint, *s.sla)) f.violations.push_back(std::move(x));
+            const auto worst = [](double& w, double x, bool low) {
+                if (std::isnan(x)) return;
+                w = std::isnan(w) ? x : low ? std::min(w, x) : std::max(w, x);
+            };
+            worst(v.endpoint_fps_worst, f.endpoint->fps, true);
+            worst(v.endpoint_latency_p95_worst_ms, f.endpoint->latency_p95_ms, false);
+            worst(v.delivered_ratio_worst, f.endpoint->delivered_ratio, true);
+            worst(v.ssim_worst, f.endpoint->ssim_mean, true);  // the SLA judges the mean
+        }
         v.frames += f.summary.frames;
         v.dropped += f.summary.dropped;
         if (f.summary.frames > 0) {

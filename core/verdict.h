@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/frame_record.h"
+#include "core/endpoint.h"
 #include "core/sla.h"
 #include "core/stats.h"
 
@@ -22,6 +24,9 @@ struct SessionWindow {
     std::vector<FrameRecord> frames;  // frames that began inside the window(s)
     std::string failure;              // "" when alive and well; else the end reason (crash, hang, ...)
     double model_open_ms = NAN;       // the session's model open time; NaN until it reported one
+    const EndpointSeries* endpoint = nullptr;  // what a launcher saw of it; nullptr: not launched
+    double span_s = 0;                // the window's length (endpoint FPS)
+    int64_t t1_ns = INT64_MAX;        // its end: arrivals after it do not count (core/endpoint.h)
 };
 
 struct SessionFigures {
@@ -31,6 +36,7 @@ struct SessionFigures {
     std::vector<std::string> violations;
     std::string failure;
     double model_open_ms = NAN;
+    std::optional<EndpointFigures> endpoint;  // launched sessions only
 };
 
 struct StepVerdict {
@@ -45,6 +51,9 @@ struct StepVerdict {
     double low1_worst_fps = 0, latency_p95_worst_ms = 0, stutter_worst = 0;
     uint64_t frames = 0, dropped = 0;
     double fairness = 1;      // Jain's index over per-session FPS
+    // Endpoint figures over the launched members (core/endpoint.h); NaN when none had any.
+    double endpoint_fps_worst = NAN, endpoint_latency_p95_worst_ms = NAN, delivered_ratio_worst = NAN, ssim_worst = NAN;
+    uint32_t launched = 0;    // members a launcher watches
     double gpu_mem_peak_pct = -1;  // highest GPU memory use in the span (the SLA's bound); -1 not checked
     bool pass = false;
     std::vector<std::string> reasons;  // why it failed, most telling first

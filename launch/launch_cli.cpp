@@ -12,6 +12,7 @@
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "common/output_file.h"
+#include "launch/join_launcher.h"
 #include "launch/launched_session.h"
 #include "launch/users_file.h"
 
@@ -25,6 +26,7 @@ struct Options {
     size_t sessions = 0;  // 0: one per user
     uint32_t reference_every = 30;
     bool ignore_certificate = false;
+    std::string join, token_file, host_name, session_host, retry_for = "30s";
 };
 
 volatile std::sig_atomic_t g_stop = 0;
@@ -94,6 +96,24 @@ int run_launch(const Options& o) {
     if (!logon_timeout || *logon_timeout <= 0)
         throw InputError("--logon-timeout " + o.logon_timeout + ": expected a duration such as 30s");
     const auto users = read_users_file(o.users_file);
+    if (!o.join.empty()) {
+        if (o.token_file.empty()) throw InputError("--join needs --token-file FILE (the run's token, as given to seatmark run --accept)");
+        if (o.sessions || !o.json_out.empty() || !o.arrivals_out.empty())
+            throw InputError("--join: the run decides how many logons to open and stores their figures; "
+                             "leave out --sessions, --json and --arrivals");
+        const auto retry = parse_duration(o.retry_for);
+        if (!retry || *retry < 0) throw InputError("--retry-for " + o.retry_for + ": expected a duration such as 30s");
+        JoinLauncherOptions jo;
+        jo.address = o.join;
+        jo.token_file = o.token_file;
+        jo.host_name = o.host_name;
+        jo.session_host = o.session_host;
+        jo.references = o.references;
+        jo.reference_every = o.reference_every;
+        jo.logon_timeout_s = *logon_timeout;
+        jo.retry_s = *retry;
+        return run_join_launcher(base, users, jo);
+    }
     const size_t n = o.sessions ? o.sessions : users.size();
     if (n > users.size())
         throw InputError(where(o.users_file) + std::to_string(n) + " sessions asked for but only " +
@@ -168,6 +188,15 @@ void configure_launch_command(CLI::App& app, std::function<int()>& run) {
                     "(e.g. /home/%u/refs): SSIM of sampled frames against the session's own rendering");
     cmd->add_option("--reference-every", o->reference_every,
                     "The sessions' --reference-every (default 30)")->check(CLI::Range(1u, 100000u));
+    cmd->add_option("--join", o->join,
+                    "Join a run as its launcher (seatmark run --accept ADDR:PORT): the run says how many logons to "
+                    "open and stores every figure; HOST:PORT");
+    cmd->add_option("--token-file", o->token_file, "With --join: file holding the run's token");
+    cmd->add_option("--host-name", o->host_name, "With --join: this launcher's name in the run (default: this machine's)");
+    cmd->add_option("--session-host", o->session_host,
+                    "With --join: the host name the logons' sessions join under (their --host-name; default: the "
+                    "--rdp host as given)");
+    cmd->add_option("--retry-for", o->retry_for, "With --join: keep trying to reach the run this long (default 30s)");
     cmd->add_option("--arrivals", o->arrivals_out,
                     "Write every frame seen as CSV: user, frame sequence number, arrival (CLOCK_MONOTONIC ns)");
     cmd->footer(
@@ -176,6 +205,11 @@ void configure_launch_command(CLI::App& app, std::function<int()>& run) {
         "  exec seatmark session --window --watermark --duration 60s\n"
         "Example:\n"
         "  seatmark launch --rdp vdi-host-01:3389 --users users.txt --sessions 10 --duration 2m --json out.json\n"
+        "In a run (the run opens logons step by step; each logon's session joins it too):\n"
+        "  seatmark run plan.toml --accept 0.0.0.0:7300 --token-file run.token &\n"
+        "  seatmark launch --rdp vdi-host-01 --users users.txt --join controller:7300 --token-file run.token\n"
+        "    --session-host vdi-host-01   # with ~/.xsession: exec seatmark session --join controller:7300\n"
+        "                                 #   --token-file run.token --window --watermark\n"
         "Per session: logon time (connect -> first watermarked frame), frames arriving per second, the\n"
         "arrival-interval distribution, delivered / rendered frames, the codec and its bytes per second.");
     cmd->callback([o, &run] { run = [o] { return run_launch(*o); }; });

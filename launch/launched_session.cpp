@@ -8,12 +8,14 @@
 namespace seatmark::launch {
 
 LaunchedSession::LaunchedSession(RdpTarget target, double logon_timeout_s, std::string references,
-                                 uint32_t reference_every, std::function<void(const Arrival&)> on_arrival)
+                                 uint32_t reference_every, std::function<void(const Arrival&)> on_arrival,
+                                 std::function<void(uint64_t, double)> on_ssim)
     : target_(std::move(target)),
       logon_timeout_s_(logon_timeout_s),
       references_(std::move(references)),
       reference_every_(reference_every),
-      on_arrival_(std::move(on_arrival)) {
+      on_arrival_(std::move(on_arrival)),
+      on_ssim_(std::move(on_ssim)) {
     out_.user = target_.user;
 }
 
@@ -58,7 +60,7 @@ void LaunchedSession::end_desktop(RdpConnection& conn) {
 
 void LaunchedSession::run() {
     EndpointMeter meter;
-    SsimSampler ssim(references_, reference_every_);
+    SsimSampler ssim(references_, reference_every_, on_ssim_);
     const int64_t t0 = now_ns();
     {
         std::lock_guard<std::mutex> lock(mu_);
@@ -74,6 +76,11 @@ void LaunchedSession::run() {
             auto a = meter.on_paint(p.frame, p.arrival_ns, p.x, p.y, p.w, p.h);
             ssim.on_paint(p.frame, p.arrival_ns, a ? static_cast<int64_t>(a->seq) : -1, meter.layout().x0,
                           meter.layout().y0);
+            if (conn) {
+                std::lock_guard<std::mutex> lock(mu_);
+                out_.codec = conn->counters().dominant();
+                out_.payload_bytes = conn->counters().total_bytes();
+            }
             if (a) {
                 if (!first_frame_ns) first_frame_ns = a->arrival_ns;
                 if (on_arrival_) on_arrival_(*a);

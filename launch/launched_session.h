@@ -41,7 +41,8 @@ public:
     // references: the session's --reference-dir as the launcher reaches it ("" for none), sampled
     // one frame in reference_every.
     LaunchedSession(RdpTarget target, double logon_timeout_s, std::string references = {}, uint32_t reference_every = 30,
-                    std::function<void(const Arrival&)> on_arrival = {});
+                    std::function<void(const Arrival&)> on_arrival = {},
+                    std::function<void(uint64_t seq, double ssim)> on_ssim = {});
     ~LaunchedSession();  // stops and joins
     LaunchedSession(const LaunchedSession&) = delete;
     LaunchedSession& operator=(const LaunchedSession&) = delete;
@@ -50,7 +51,7 @@ public:
     void stop();             // asks the thread to disconnect and end
     bool done() const { return done_; }
     void join();
-    SessionOutcome outcome() const;  // complete once done()
+    SessionOutcome outcome() const;  // complete once done(); while it runs: started_ns, codec, payload_bytes so far
     const std::string& user() const { return target_.user; }
 
 private:
@@ -62,6 +63,7 @@ private:
     std::string references_;
     uint32_t reference_every_;
     std::function<void(const Arrival&)> on_arrival_;
+    std::function<void(uint64_t, double)> on_ssim_;
     std::atomic<bool> stop_{false}, done_{false};
     mutable std::mutex mu_;
     SessionOutcome out_;

@@ -19,6 +19,7 @@ bool SsimSampler::try_compare(const watermark::FrameView& frame, uint64_t seq, i
     const auto got = ssim::gray_downscaled(frame, wx, wy, ref->width, ref->height, ref->gray_width, ref->gray_height);
     const ssim::Gray want{ref->gray_width, ref->gray_height, ref->gray};
     values_.push_back(ssim::mean_ssim(want, got));
+    if (on_sample_) on_sample_(seq, values_.back());
     return true;
 }
 

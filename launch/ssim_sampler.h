@@ -5,6 +5,7 @@
 // session's folder, reachable from the launcher: same machine or a shared folder); a frame whose
 // reference is not there yet is kept (one at a time) and retried for two seconds.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@ struct SsimSummary {
 
 class SsimSampler {
 public:
-    SsimSampler(std::string dir, uint32_t every) : dir_(std::move(dir)), every_(every) {}
+    // on_sample: each comparison made (frame number, SSIM), on the caller's thread.
+    SsimSampler(std::string dir, uint32_t every, std::function<void(uint64_t, double)> on_sample = {})
+        : dir_(std::move(dir)), every_(every), on_sample_(std::move(on_sample)) {}
     bool enabled() const { return !dir_.empty() && every_ > 0; }
     // After each paint; `arrived_seq` >= 0 when this paint completed a new frame.
     // window_x/y: the window's top-left in the desktop (the watermark's origin).
@@ -32,6 +35,7 @@ private:
     bool try_compare(const watermark::FrameView& frame, uint64_t seq, int wx, int wy);
     std::string dir_;
     uint32_t every_;
+    std::function<void(uint64_t, double)> on_sample_;
     std::vector<double> values_;
     uint64_t missing_ = 0;
     // The pending frame: a copy of the desktop as it arrived.

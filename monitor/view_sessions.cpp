@@ -38,6 +38,17 @@ void tooltip(const core::LiveSession& s) {
         ImGui::Text("GPU share  %.1f %% (%s)", s.gpu_share_pct, s.gpu_share_source.c_str());
     if (s.pid) ImGui::Text("pid        %lld", static_cast<long long>(s.pid));
     if (!s.device.empty()) ImGui::Text("device     %s%s", s.device.c_str(), s.software ? " (software)" : "");
+    if (const auto& e = s.endpoint) {  // what the RDP client of this session sees
+        ImGui::Separator();
+        ImGui::Text("RDP        %s via launcher %s, %s", e->user.c_str(), e->launcher.c_str(), e->codec.c_str());
+        if (std::isfinite(e->logon_ms)) ImGui::Text("logon      %.0f ms", e->logon_ms);
+        if (std::isfinite(e->fps)) ImGui::Text("endpoint   %.1f FPS arriving (last 3 s)", e->fps);
+        if (std::isfinite(e->delivered_ratio)) ImGui::Text("delivered  %.0f %% of rendered frames", e->delivered_ratio * 100);
+        if (std::isfinite(e->latency_p95_ms)) ImGui::Text("latency    %.1f ms p95, present -> client", e->latency_p95_ms);
+        if (std::isfinite(e->ssim_mean)) ImGui::Text("SSIM       %.3f", e->ssim_mean);
+        if (std::isfinite(e->bytes_per_s)) ImGui::Text("bandwidth  %s/s", bytes_text(e->bytes_per_s).c_str());
+        if (e->fault != "none") ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "RDP fault  %s", e->fault.c_str());
+    }
     ImGui::TextDisabled("click: show its frame intervals");
     ImGui::EndTooltip();
 }

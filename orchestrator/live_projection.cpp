@@ -83,6 +83,28 @@ core::LiveState project_live(const LiveView& v, int64_t t) {
             ls.gpu_share_pct = *g->share_pct;
             ls.gpu_share_source = g->source;
         }
+        if (const store::EndpointLogonRow* l = v.source ? v.source->logon(s.id) : nullptr) {
+            core::LiveEndpoint e;
+            e.user = l->user;
+            e.launcher = l->launcher;
+            e.codec = l->codec;
+            e.fault = l->fault;
+            if (l->logon_ms) e.logon_ms = *l->logon_ms;
+            e.bytes_per_s = l->bytes_per_s;
+            if (const core::EndpointSeries* es = v.source->endpoint(s.id)) {
+                e.arrivals = es->arrivals.size();
+                // The same recent frames as the session's own FPS: one span, both sides.
+                std::vector<FrameRecord> by_begin(recent.rbegin(), recent.rend());
+                const auto f = core::endpoint_figures(by_begin, es->arrivals, es->ssim, double(span_ns) * 1e-9);
+                if (!recent.empty()) {
+                    e.fps = f.fps;
+                    e.delivered_ratio = f.delivered_ratio;
+                    e.latency_p95_ms = f.latency_p95_ms;
+                    e.ssim_mean = f.ssim_mean;
+                }
+            }
+            ls.endpoint = std::move(e);
+        }
         st.sessions.push_back(std::move(ls));
     }
     for (const auto& o : v.outcomes) {

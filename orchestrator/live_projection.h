@@ -13,6 +13,7 @@
 #include "orchestrator/run_controller.h"
 #include "orchestrator/session_table.h"
 #include "orchestrator/step_machine.h"
+#include "orchestrator/step_seams.h"
 
 namespace seatmark::orchestrator {
 
@@ -28,6 +29,7 @@ struct LiveView {
     std::span<const StepOutcome> outcomes;
     uint32_t max_density = 0;
     uint64_t frames_stored = 0, frames_lost = 0;
+    const SessionSource* source = nullptr;  // endpoint figures of launched sessions (join mode)
 };
 
 core::LiveState project_live(const LiveView& v, int64_t now_ns);

@@ -92,6 +92,7 @@ core::LiveState Controller::live_state() {
     v.max_density = density().sessions;
     v.frames_stored = store_ ? store_->frames_stored() : 0;
     v.frames_lost = table_.lost_total();
+    v.source = &source_;
     return project_live(v, now_ns());
 }
 

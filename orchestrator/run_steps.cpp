@@ -106,6 +106,7 @@ core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t
         auto hi = std::lower_bound(lo, f.end(), b, [](const FrameRecord& r, int64_t t) { return r.t_begin_ns < t; });
         return {f.data() + (lo - f.begin()), static_cast<size_t>(hi - lo)};
     };
+    j.endpoint = [this](uint32_t id) { return source_.endpoint(id); };
     if (const GpuTelemetry* gpu = sampler_->gpu())
         j.gpu_memory = [gpu](int64_t a, int64_t b, double limit) { return gpu->check_memory(a, b, limit); };
     const auto sp = table_.spans();

@@ -13,6 +13,7 @@
 
 #include "core/step_rules.h"
 #include "core/verdict.h"
+#include "store/endpoint_rows.h"
 
 namespace seatmark::orchestrator {
 
@@ -55,6 +56,10 @@ public:
     // A spawned one is killed with it; a source without a process to wait for ends it
     // (SessionHost::ended) when it has closed its connection.
     virtual void failed(uint32_t) {}
+    // What an RDP launcher saw of session `id` (join mode with `seatmark launch --join`): its
+    // arrivals for the verdict, its logon row for the live view; nullptr: nobody watches it.
+    virtual const core::EndpointSeries* endpoint(uint32_t) const { return nullptr; }
+    virtual const store::EndpointLogonRow* logon(uint32_t) const { return nullptr; }
 };
 
 // Where the step machine meets the other hosts of a pool.

@@ -246,8 +246,10 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
     const SampleSet samples = samples_read.get();
     for (const auto& [id, v] : frames) a.frames += v.size();
 
+    a.endpoint_logons = reader.endpoint_logons();
+    a.endpoint = reader.endpoint_series();
     const JudgeInputs judge{a.sessions, frames, [&a](const std::string& p) -> const Sla& { return a.sla_for(p); },
-                            a.default_sla, gpu_memory_points(samples), threads};
+                            a.default_sla, gpu_memory_points(samples), threads, &a.endpoint};
     judge_steps(a.steps, judge);
     judge_pool(a, reader, judge);
     compare_stored_verdicts(a, reader.verdicts());

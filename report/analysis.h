@@ -157,6 +157,9 @@ struct RunAnalysis {
         double low1_fps = NAN, low1_min_fps = NAN;
     };
     std::map<int, SessionLows> bye_lows;
+    // What RDP launchers saw (store/endpoint_rows.h): every logon, and per launched session its arrivals.
+    std::vector<store::EndpointLogonRow> endpoint_logons;
+    std::map<int, core::EndpointSeries> endpoint;
     std::vector<DeviceUse> devices;
     bool any_software = false;
     std::vector<StepAnalysis> steps;

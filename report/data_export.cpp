@@ -1,3 +1,4 @@
+#include "report/endpoint_view.h"
 #include "report/data_export.h"
 
 #include <cmath>
@@ -31,7 +32,10 @@ json jci(const Interval& ci) {
 
 json jsla(const Sla& s) {
     return {{"p95_interval_ms", s.p95_interval_ms}, {"low1_fps", s.low1_fps},     {"latency_p95_ms", s.latency_p95_ms},
-            {"stutter_pct", s.stutter_pct},         {"failures", s.failures},     {"gpu_memory_pct", s.gpu_memory_pct}};
+            {"stutter_pct", s.stutter_pct},         {"failures", s.failures},     {"gpu_memory_pct", s.gpu_memory_pct},
+            // Endpoint bounds (0: none), judged for sessions an RDP launcher watches.
+            {"endpoint_fps", s.endpoint_fps},       {"endpoint_latency_p95_ms", s.endpoint_latency_p95_ms},
+            {"delivered_ratio", s.delivered_ratio}, {"ssim", s.ssim}};
 }
 
 std::string c(double v, int digits = 3) { return std::isfinite(v) ? num(v, digits) : ""; }
@@ -250,6 +254,7 @@ json report_json(const RunAnalysis& a) {
                 }
         j["sessions"].push_back(std::move(se));
     }
+    if (!a.endpoint_logons.empty()) j["endpoint"] = endpoint_json(a);
     json defs = json::object();
     for (const auto& d : definitions()) defs[d.name] = d.text;
     j["definitions"] = defs;

@@ -72,6 +72,11 @@ std::string sla_text(const Sla& sla, std::string_view le, std::string_view ge) {
     s += ", latency p95 " + std::string(le) + " " + num(sla.latency_p95_ms, 0) + " ms";
     s += ", stutter " + std::string(le) + " " + num(sla.stutter_pct, sla.stutter_pct == std::floor(sla.stutter_pct) ? 0 : 1) + " %";
     if (sla.model_open_ms > 0) s += ", model open " + std::string(le) + " " + num(sla.model_open_ms, 0) + " ms";
+    if (sla.endpoint_fps > 0) s += ", endpoint FPS " + std::string(ge) + " " + num(sla.endpoint_fps, 0);
+    if (sla.endpoint_latency_p95_ms > 0)
+        s += ", endpoint latency p95 " + std::string(le) + " " + num(sla.endpoint_latency_p95_ms, 0) + " ms";
+    if (sla.delivered_ratio > 0) s += ", delivered " + std::string(ge) + " " + pct(sla.delivered_ratio, 0);
+    if (sla.ssim > 0) s += ", SSIM " + std::string(ge) + " " + num(sla.ssim, 3);
     s += ", at most " + std::to_string(sla.failures) + " failed session" + (sla.failures == 1 ? "" : "s") + " per step";
     return s;
 }

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "report/charts.h"
+#include "report/endpoint_view.h"
 #include "report/format.h"
 #include "report/html_capacity.h"
 #include "report/pool_section.h"
@@ -255,6 +256,8 @@ std::string render_html(const RunAnalysis& a) {
          "<th>1 % low FPS<div class=\"muted\">1000 / p99</div></th><th>1% Min FPS<div class=\"muted\">MangoHud</div></th>"
          "<th class=\"l\">detail</th>"
          "</tr></thead><tbody>\n" + session_rows(a) + "</tbody></table>\n";
+
+    h += endpoint_html(a);
 
     h += "<h2>Definitions</h2><dl>";
     for (const auto& d : definitions()) h += "<dt>" + e(d.name) + "</dt><dd>" + e(d.text) + "</dd>";

@@ -1,6 +1,7 @@
 #include "report/markdown.h"
 
 #include "report/capacity_model.h"
+#include "report/endpoint_view.h"
 #include "report/html_capacity.h"
 #include "report/format.h"
 #include "report/html.h"
@@ -102,6 +103,7 @@ std::string render_markdown(const RunAnalysis& a) {
             m += "- " + num(mk.t_s, 1) + " s: " + (mk.session_id ? "session " + std::to_string(*mk.session_id) + " " : "run ") +
                  "**" + text(mk.kind) + "**" + (mk.detail.empty() ? "" : ": " + text(mk.detail)) + "\n";
     }
+    m += endpoint_markdown(a);
     m += "\n## Definitions\n\n";
     for (const auto& d : definitions()) m += "- **" + d.name + "**: " + d.text + "\n";
     m += "\nCharts: index.html. Data: steps.csv, sessions.csv, report.json. Database: " + text(a.db_path) + "\n";

@@ -70,6 +70,11 @@ void judge_steps(std::vector<StepAnalysis>& steps, const JudgeInputs& in) {
         judge.default_sla = in.default_sla;
         judge.sla_for = in.sla_for;
         judge.frames = [&](uint32_t id, int64_t t0, int64_t t1) { return frames_between(in.frames, int(id), t0, t1); };
+        if (in.endpoint)
+            judge.endpoint = [&](uint32_t id) -> const core::EndpointSeries* {
+                auto it = in.endpoint->find(int(id));
+                return it == in.endpoint->end() ? nullptr : &it->second;
+            };
         judge.gpu_memory = [&](int64_t t0, int64_t t1, double limit) {
             return core::check_gpu_memory(in.gpu_memory, t0, t1, limit);
         };

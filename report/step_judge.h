@@ -25,6 +25,7 @@ struct JudgeInputs {
     Sla default_sla;                                         // failures allowed, GPU memory default
     std::vector<core::GpuMemoryPoint> gpu_memory;
     int threads = 1;
+    const std::map<int, core::EndpointSeries>* endpoint = nullptr;  // launched sessions' arrivals
 };
 
 // Fills every step's verdicts (windows and pooled), the medians over sessions, the

@@ -46,6 +46,10 @@ void read_leniently(StoredPlan& a, const std::string& text) {
         s.failures = static_cast<uint32_t>(integer_or(t["failures"], int64_t(s.failures)));
         s.gpu_memory_pct = t["gpu_memory_pct"].value_or(s.gpu_memory_pct);
         s.model_open_ms = t["model_open_ms"].value_or(s.model_open_ms);
+        s.endpoint_fps = t["endpoint_fps"].value_or(s.endpoint_fps);
+        s.endpoint_latency_p95_ms = t["endpoint_latency_p95_ms"].value_or(s.endpoint_latency_p95_ms);
+        s.delivered_ratio = t["delivered_ratio"].value_or(s.delivered_ratio);
+        s.ssim = t["ssim"].value_or(s.ssim);
         return s;
     };
     if (auto* sla = doc["sla"].as_table()) {

@@ -1,3 +1,4 @@
+#include "report/endpoint_view.h"
 #include "report/write_report.h"
 
 #include <filesystem>
@@ -28,6 +29,10 @@ std::vector<std::string> write_report(const RunAnalysis& a, const std::string& d
     write_output_file(out[2], steps_csv(a));
     write_output_file(out[3], sessions_csv(a));
     write_output_file(out[4], report_json(a).dump(2) + "\n");
+    if (!a.endpoint_logons.empty()) {  // launched runs only: what the RDP clients saw
+        out.push_back(path("endpoint.csv"));
+        write_output_file(out.back(), endpoint_csv(a));
+    }
     return out;
 }
 

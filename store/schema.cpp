@@ -187,6 +187,59 @@ CREATE TABLE events (
   kind            TEXT NOT NULL,        -- e.g. 'step-begin', 'session-crash', 'sampler-error'
   detail          TEXT NOT NULL DEFAULT ''
 ) STRICT;
+
+-- Endpoint measurement: what the remote user saw (`seatmark launch` joined to the run; the
+-- definitions are core/endpoint.h's). Files written before these tables existed (version 2,
+-- early version 3) read as having no launched sessions. One row per RDP logon a launcher
+-- opened, whether or not a session ever joined through it.
+CREATE TABLE endpoint_logons (
+  id              INTEGER PRIMARY KEY,  -- logon number within the run
+  launcher        TEXT NOT NULL,        -- the launcher that opened it (its host name, '#N' when several share one)
+  rdp_host        TEXT NOT NULL,        -- HOST:PORT of the RDP server
+  host            TEXT NOT NULL,        -- hosts.hostname the logon's session joined from (as the launcher names it until then)
+  user            TEXT NOT NULL,        -- the test user
+  session_id      INTEGER REFERENCES sessions(id),  -- the joined session it carries; NULL: none joined
+  connect_ns      INTEGER NOT NULL,     -- connect asked (launcher's clock, converted)
+  logon_ms        REAL,                 -- connect -> the session's HELLO (the logon storm); NULL: never got there
+  ended_ns        INTEGER,              -- the logon ended; NULL while it lasts
+  fault           TEXT NOT NULL DEFAULT 'none',  -- none | refused | tls | logon | protocol | cut | logged-off
+                                        -- (the desktop ended without the run asking) | timeout | launcher-lost
+  fault_detail    TEXT NOT NULL DEFAULT '',      -- the message behind the fault
+  codec           TEXT NOT NULL DEFAULT 'none',  -- codec that carried most bytes: remotefx | nscodec | surface-raw | bitmap
+  payload_bytes   INTEGER NOT NULL DEFAULT 0,    -- codec payload received
+  bytes_per_s     REAL,
+  paints          INTEGER NOT NULL DEFAULT 0,    -- screen updates painted
+  unreadable      INTEGER NOT NULL DEFAULT 0,    -- of them, over the watermark but not decodable
+  -- the session's endpoint figures over its whole life, written when the logon ended (NULL: nothing measured)
+  rendered        INTEGER NOT NULL DEFAULT 0,    -- frames the session rendered
+  arrivals        INTEGER NOT NULL DEFAULT 0,    -- of them, seen at the client
+  fps             REAL,                 -- arrivals per second
+  delivered_ratio REAL,                 -- arrivals / rendered
+  interval_p50_ms REAL,                 -- arrival-to-arrival
+  interval_p95_ms REAL,
+  interval_p99_ms REAL,
+  latency_p50_ms  REAL,                 -- present (session) -> arrival (client)
+  latency_p95_ms  REAL,
+  ssim_samples    INTEGER NOT NULL DEFAULT 0,
+  ssim_mean       REAL,
+  ssim_min        REAL
+) STRICT;
+
+-- Each rendered frame the client saw: the watermark's number (frames.seq) and when the paint that
+-- completed it arrived, in this file's time base.
+CREATE TABLE endpoint_arrivals (
+  session_id      INTEGER NOT NULL REFERENCES sessions(id),
+  seq             INTEGER NOT NULL,     -- frames.seq of the frame
+  arrival_ns      INTEGER NOT NULL,
+  PRIMARY KEY (session_id, seq)
+) STRICT, WITHOUT ROWID;
+
+-- Sampled image quality: SSIM of a received frame against the session's rendering of the same number.
+CREATE TABLE endpoint_ssim (
+  session_id      INTEGER NOT NULL REFERENCES sessions(id),
+  seq             INTEGER NOT NULL,     -- frames.seq
+  ssim            REAL NOT NULL         -- 0..1
+) STRICT;
 )sql";
 
 const char* const index_sql = R"sql(

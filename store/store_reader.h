@@ -4,11 +4,13 @@
 // write a reader ever makes; skipped when the file is not writable or its writer still runs).
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "common/frame_record.h"
+#include "store/endpoint_rows.h"
 #include "store/records.h"
 #include "store/sqlite_handle.h"
 #include "store/writer_lock.h"
@@ -60,6 +62,10 @@ public:
     uint64_t frame_count(int session_id) const;
     std::vector<SampleRow> samples(const SampleQuery& q = {}) const;  // by t_ns
     std::vector<EventRow> events() const;                             // by t_ns, then as stored
+    // Endpoint tables (store/endpoint_reader.cpp); empty for files written before they existed.
+    bool has_endpoint_tables() const;
+    std::vector<EndpointLogonRow> endpoint_logons() const;          // by id
+    std::map<int, core::EndpointSeries> endpoint_series() const;    // per launched session: arrivals by seq, SSIM samples
 
     // The run's status as stored, except that a run still 'running' whose writer is gone
     // (killed, crashed, power lost) is `crashed`: it did not finish.

@@ -353,6 +353,11 @@ void StoreWriter::add_samples(std::vector<SampleRow> samples) {
 }
 
 void StoreWriter::add_event(EventRow event) { impl_->enqueue(cmd::AddEvent{std::move(event)}); }
+void StoreWriter::add_endpoint_logon(EndpointLogonRow logon) { impl_->enqueue(cmd::AddEndpointLogon{std::move(logon)}); }
+void StoreWriter::add_endpoint_batch(EndpointBatch batch) {
+    if (batch.arrivals.empty() && batch.ssim.empty()) return;
+    impl_->enqueue(cmd::AddEndpointBatch{std::move(batch)});
+}
 
 void StoreWriter::flush() {
     auto done = std::make_shared<std::promise<void>>();

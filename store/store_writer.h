@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/frame_record.h"
+#include "store/endpoint_rows.h"
 #include "store/records.h"
 #include "store/sqlite_handle.h"
 
@@ -61,6 +62,9 @@ public:
     void add_sample(SampleRow sample);
     void add_samples(std::vector<SampleRow> samples);
     void add_event(EventRow event);
+    // Endpoint tables (store/endpoint_rows.h): a logon row is written whole (again on each change).
+    void add_endpoint_logon(EndpointLogonRow logon);
+    void add_endpoint_batch(EndpointBatch batch);
 
     // Blocks until everything queued before the call is committed. Throws StoreError if the
     // writer has failed.

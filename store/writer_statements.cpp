@@ -81,7 +81,8 @@ WriterStatements::WriterStatements(const Db& db)
                "storing a verdict"),
       reason_(db, "INSERT OR REPLACE INTO verdict_reasons(run_id, step_idx, repeat, ord, reason, host)"
                   " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
-              "storing a verdict's reasons") {
+              "storing a verdict's reasons"),
+      endpoint_(db) {
     for (int k = 0; k < kFrameInsertSizes; ++k) frames_.emplace_back(db, multi_row_frame_insert(1 << k), "storing frames");
 }
 

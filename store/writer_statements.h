@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "store/endpoint_statements.h"
 #include "store/sqlite_handle.h"
 #include "store/write_command.h"
 
@@ -35,6 +36,8 @@ private:
     void operator()(const cmd::AddSamples& c);
     void operator()(const cmd::AddEvent& c);
     void operator()(const cmd::AddVerdict& c);
+    void operator()(const cmd::AddEndpointLogon& c) { endpoint_.logon(c.logon); }
+    void operator()(const cmd::AddEndpointBatch& c) { endpoint_.batch(c.batch); }
     void operator()(const cmd::Flush&) {}
     void operator()(const cmd::Finish&) {}
 
@@ -44,6 +47,7 @@ private:
     static constexpr int kFrameInsertSizes = 6;  // frames_[k] inserts 2^k rows: 1 .. 32
     std::vector<Stmt> frames_;
     Stmt sample_, event_, verdict_, reason_;
+    EndpointStatements endpoint_;
     std::string run_host_;  // runs.host: the host of a session whose SessionInfo::host is ""
 };
 
