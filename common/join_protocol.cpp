@@ -150,7 +150,9 @@ struct Encoder {
         w.u64(m.seq);
         w.u16(m.width);
         w.u16(m.height);
-        if (m.width == 0) w.str(m.reason);
+        w.u16(m.gray_width);
+        w.u16(m.gray_height);
+        if (m.gray_width == 0) w.str(m.reason);
         else w.out.insert(w.out.end(), m.gray.begin(), m.gray.end());
     }
     void operator()(const Samples& m) {
@@ -342,13 +344,15 @@ std::string decode_body(Type t, Reader& r, JoinMessage& out) {
             m.seq = r.u64();
             m.width = r.u16();
             m.height = r.u16();
+            m.gray_width = r.u16();
+            m.gray_height = r.u16();
             if (!r.ok) return truncated;
-            if (m.width == 0) {
+            if (m.gray_width == 0) {
                 if (!read_str(r, m.reason)) return truncated;
             } else {
-                const size_t bytes = size_t(m.width) * m.height;
+                const size_t bytes = size_t(m.gray_width) * m.gray_height;
                 if (bytes > max_reference_bytes || bytes != r.left)
-                    return "REFERENCE " + std::to_string(m.width) + "x" + std::to_string(m.height) +
+                    return "REFERENCE " + std::to_string(m.gray_width) + "x" + std::to_string(m.gray_height) +
                            " does not match its payload (at most " + std::to_string(max_reference_bytes) + " bytes)";
                 m.gray.assign(r.p, r.p + bytes);
                 r.p += bytes;

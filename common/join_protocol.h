@@ -48,10 +48,13 @@
 //   L -> O  ARRIVALS   str host, str user, u32 n, n x (u64 seq, i64 t_ns), u32 m, m x (u64 seq,
 //                      f64 ssim), str codec, u64 payload_bytes
 //           rendered frames newly seen at the client (the watermark's number, unwrapped) and
-//           sampled SSIM; at most max_arrivals / max_ssim per message
+//           sampled SSIM; at most max_arrivals / max_ssim per message. One with an empty user and
+//           no entries is a keepalive (sent every 2 s), so an idle launcher is not taken for gone
 //   L -> O  REF_ASK    str host, str user, u64 seq: the session's reference frame of that number
-//   O -> L  REFERENCE  str user, u64 seq, u16 width, u16 height, width x height bytes gray (at most
-//                      max_reference_bytes); width 0: none kept (the reason in place of the pixels)
+//   O -> L  REFERENCE  str user, u64 seq, u16 width, u16 height (the rendered frame), u16 gray_width,
+//                      u16 gray_height, gray_width x gray_height bytes gray (at most max_reference_bytes);
+//                      gray_width 0: none kept, a str reason in place of the pixels. The orchestrator
+//                      asks the session (REF_ASK on its connection) and passes its REFERENCE on.
 //
 // Peers' times (HELLO, FRAMES, HEARTBEAT, EVENT, SAMPLES, LOGON_STATE, ARRIVALS) are their own monotonic clock; the
 // orchestrator adds the connection's measured offset at ingest. Nothing a peer sends names a
@@ -145,8 +148,9 @@ struct RefAsk { std::string host, user; uint64_t seq = 0; };
 struct Reference {
     std::string user;
     uint64_t seq = 0;
-    uint16_t width = 0, height = 0;
-    std::vector<uint8_t> gray;  // width x height; width 0: none, `reason` says why
+    uint16_t width = 0, height = 0;            // the rendered frame's size
+    uint16_t gray_width = 0, gray_height = 0;  // the downscaled gray copy's
+    std::vector<uint8_t> gray;                 // gray_width x gray_height; gray_width 0: none, `reason` says why
     std::string reason;
 };
 

@@ -157,7 +157,7 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
     };
 
     int rc = exit_code::ok;
-    int64_t next_flush = now_ns();
+    int64_t next_flush = now_ns(), next_keepalive = now_ns();
     for (;;) {
         uint32_t want = 0;
         std::deque<std::string> offs;
@@ -187,6 +187,10 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
         for (const auto& u : offs)
             for (auto& lg : logons)
                 if (lg->session->user() == u && !lg->session->done()) lg->session->stop();
+        if (now_ns() >= next_keepalive) {
+            next_keepalive = now_ns() + 2'000'000'000;
+            send(join::Arrivals{});
+        }
         const bool flush = now_ns() >= next_flush;
         if (flush) next_flush = now_ns() + 250'000'000;
         for (auto& lg : logons) {

@@ -14,6 +14,7 @@
 #include "core/attribution.h"
 #include "core/density_search.h"
 #include "core/sla.h"
+#include "store/endpoint_rows.h"
 #include "store/records.h"
 #include "core/step_rules.h"
 #include "core/verdict.h"

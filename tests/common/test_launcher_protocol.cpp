@@ -77,11 +77,15 @@ TEST_CASE("launcher messages round-trip") {
     Reference r;
     r.user = "u2";
     r.seq = 60;
-    r.width = 4;
-    r.height = 2;
+    r.width = 8;
+    r.height = 4;
+    r.gray_width = 4;
+    r.gray_height = 2;
     r.gray = {1, 2, 3, 4, 5, 6, 7, 8};
     auto r2 = std::get<Reference>(round_trip(r));
     CHECK(r2.gray == r.gray);
+    CHECK(r2.width == 8);
+    CHECK(r2.gray_height == 2);
     Reference none;
     none.user = "u2";
     none.reason = "not kept";
@@ -100,8 +104,10 @@ TEST_CASE("launcher messages whose counts do not fit their payload are refused")
     b[at + 1] = 0xff;
     CHECK(refusal(b).find("ARRIVALS count") != std::string::npos);
     Reference r;
-    r.width = 2;
-    r.height = 2;
+    r.width = 4;
+    r.height = 4;
+    r.gray_width = 2;
+    r.gray_height = 2;
     r.gray = {1, 2, 3};  // one byte short
     b.clear();
     encode(b, r);
