@@ -3,8 +3,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <mutex>
+#include <thread>
 
+#include "client/reference_keep.h"
 #include "client/session_report.h"
 #include "client/stop_signal.h"
 #include "client/telemetry.h"
@@ -24,6 +27,60 @@ struct Control {
     std::condition_variable cv;
     bool start = false, stop = false, lost = false;
     std::string why;
+    std::deque<join::RefAsk> asks;  // REF_ASKs for the responder
+};
+
+// Answers REF_ASK with the kept reference of that frame (or why there is none), off the peer's
+// I/O thread: JoinPeer::send waits for the write, which that thread does.
+class RefResponder {
+public:
+    RefResponder(join::JoinPeer& peer, std::shared_ptr<Control> ctl, std::shared_ptr<ReferenceKeep> keep)
+        : peer_(peer), ctl_(std::move(ctl)), keep_(std::move(keep)), thread_([this] { loop(); }) {}
+    ~RefResponder() {
+        {
+            std::lock_guard<std::mutex> l(ctl_->mu);
+            done_ = true;
+        }
+        ctl_->cv.notify_all();
+        thread_.join();
+    }
+
+private:
+    void loop() {
+        for (;;) {
+            join::RefAsk a;
+            {
+                std::unique_lock<std::mutex> l(ctl_->mu);
+                ctl_->cv.wait(l, [&] { return done_ || !ctl_->asks.empty(); });
+                if (done_) return;
+                a = std::move(ctl_->asks.front());
+                ctl_->asks.pop_front();
+            }
+            join::Reference r;
+            r.user = a.user;
+            r.seq = a.seq;
+            const auto f = keep_ ? keep_->get(a.seq) : std::nullopt;
+            if (!f) r.reason = "frame " + std::to_string(a.seq) + " is not among the session's kept references";
+            else if (f->gray.size() > join::max_reference_bytes || f->width > 65535 || f->height > 65535)
+                r.reason = "the reference is larger than a REFERENCE message carries";
+            else {
+                r.width = uint16_t(f->width);
+                r.height = uint16_t(f->height);
+                r.gray_width = uint16_t(f->gray_width);
+                r.gray_height = uint16_t(f->gray_height);
+                r.gray = f->gray;
+            }
+            std::vector<uint8_t> b;
+            join::encode(b, r);
+            std::string err;
+            if (!peer_.send(std::move(b), err)) return;  // the connection is gone: the session notices it
+        }
+    }
+    join::JoinPeer& peer_;
+    std::shared_ptr<Control> ctl_;
+    std::shared_ptr<ReferenceKeep> keep_;
+    bool done_ = false;
+    std::thread thread_;
 };
 
 enum class Outcome { stopped, lost };
@@ -48,6 +105,7 @@ int run_joined_session(SessionOptions opts, const JoinArgs& args) {
             [ctl](const join::JoinMessage& m) {
                 std::lock_guard<std::mutex> l(ctl->mu);
                 if (std::holds_alternative<join::Start>(m)) ctl->start = true;
+                if (auto* a = std::get_if<join::RefAsk>(&m); a && ctl->asks.size() < 64) ctl->asks.push_back(*a);
                 if (std::holds_alternative<join::Stop>(m)) {
                     ctl->stop = true;
                     request_stop();  // a rendering session finishes its frame and says BYE
@@ -85,6 +143,10 @@ int run_joined_session(SessionOptions opts, const JoinArgs& args) {
         o.allow_software = w.allow_software && opts.allow_software;
         o.duration_s = w.duration_s;
         o.session_id = w.id;
+        // A watermarked session keeps its sampled references for the run to ask for (an RDP
+        // launcher's SSIM, REF_ASK), beside any --reference-dir.
+        if (o.watermark_cell > 0) o.reference_keep = std::make_shared<ReferenceKeep>();
+        RefResponder responder(peer, ctl, o.reference_keep);
         TelemetrySender telemetry;
         telemetry.attach({[&peer](const std::vector<uint8_t>& b, std::string& err) { return peer.send(b, err); },
                           [&peer](std::string& err) {

@@ -15,6 +15,7 @@
 #include "client/renderer.h"
 #include "client/script_player.h"
 #include "image/png.h"
+#include "client/reference_keep.h"
 #include "image/reference_frame.h"
 #include "core/ssim.h"
 #include "client/stop_signal.h"
@@ -175,13 +176,15 @@ bool stopped_in_setup(SessionResult& result) {
 // Sampled frames as the session rendered them, gray and halved, for the launcher's SSIM
 // (image/reference_frame.h). Runs on the renderer's watcher thread, one frame in
 // --reference-every; a write that fails is reported once and sampling goes on.
-Renderer::ReferenceCallback reference_writer(const std::string& dir) {
+Renderer::ReferenceCallback reference_writer(const std::string& dir, std::shared_ptr<ReferenceKeep> keep) {
     auto warned = std::make_shared<bool>(false);
-    return [dir, warned](uint64_t token, const uint8_t* rgba, uint32_t w, uint32_t h) {
+    return [dir, keep, warned](uint64_t token, const uint8_t* rgba, uint32_t w, uint32_t h) {
         const watermark::FrameView view{rgba, static_cast<int>(w), static_cast<int>(h), static_cast<int>(w) * 4};
         const int gw = std::max(8, static_cast<int>(w) / 2), gh = std::max(8, static_cast<int>(h) / 2);
         auto g = ssim::gray_downscaled(view, 0, 0, static_cast<int>(w), static_cast<int>(h), gw, gh, /*red_first=*/true);
         image::ReferenceFrame r{token, static_cast<int>(w), static_cast<int>(h), gw, gh, std::move(g.pixels)};
+        if (keep) keep->put(r);
+        if (dir.empty()) return;
         try {
             image::write_reference(dir + "/" + image::reference_name(token), r);
         } catch (const std::exception& e) {
@@ -264,7 +267,7 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     rs.height = prof.render.height;
     rs.msaa = prof.render.msaa;
     rs.watermark_cell = opts.watermark_cell;
-    if (!opts.reference_dir.empty()) rs.reference_every = opts.reference_every;
+    if (!opts.reference_dir.empty() || opts.reference_keep) rs.reference_every = opts.reference_every;
     std::unique_ptr<Presenter> presenter;
     if (window) presenter = std::make_unique<Presenter>(instance.handle(), device, *window, VkExtent2D{rs.width, rs.height});
     // Declared before the renderer: its watcher thread writes here until joined.
@@ -274,7 +277,8 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     tick(telemetry);
     if (stopped_in_setup(result)) return result;  // before the warm-up frame, which may take seconds
     if (presenter) renderer.set_present_hook(presenter.get());
-    if (!opts.reference_dir.empty()) renderer.on_reference(reference_writer(opts.reference_dir));
+    if (!opts.reference_dir.empty() || opts.reference_keep)
+        renderer.on_reference(reference_writer(opts.reference_dir, opts.reference_keep));
     const float aspect = float(rs.width) / float(rs.height);
 
     Interaction ui(assembly, prof.render.mode, prof.scene.seed, aspect);

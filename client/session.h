@@ -3,6 +3,7 @@
 // device, and plays the interaction script, timing every frame.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 namespace seatmark::client {
 
 class TelemetrySender;
+
+class ReferenceKeep;
 
 struct SessionOptions {
     std::string workload = "ci-tiny";  // built-in profile name or TOML file
@@ -34,6 +37,7 @@ struct SessionOptions {
     uint32_t watermark_cell = 0;       // --watermark: endpoint watermark block size, px (0: off)
     std::string reference_dir;         // --reference-dir: sampled frames as gray PGM references (SSIM)
     uint32_t reference_every = 30;     // --reference-every: one frame in N
+    std::shared_ptr<ReferenceKeep> reference_keep;  // joined: sampled references kept for the run's REF_ASK
     bool allow_software = true;        // false: exit 6 when the device is a CPU renderer
     bool quiet = false;                // no summary on stdout
     // Benchmark switch: render the same frame repeatedly without the script,

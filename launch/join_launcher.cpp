@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <deque>
 #include <memory>
+#include <map>
 #include <mutex>
+#include <optional>
 
 #include "common/clock.h"
 #include "common/exit_codes.h"
@@ -27,6 +29,7 @@ struct Control {
     std::condition_variable cv;
     uint32_t logons = 0;               // LOGON counts not yet acted on
     std::deque<std::string> logoffs;   // LOGOFF users not yet acted on
+    std::deque<join::Reference> references;  // REFERENCEs for the logons' SSIM
     bool stop = false, lost = false;
     std::string why;
 };
@@ -35,6 +38,8 @@ struct Control {
 struct Logon {
     std::unique_ptr<LaunchedSession> session;
     std::mutex mu;
+    // References asked of the run (REF_ASK) and those it sent back, by frame number.
+    std::map<uint64_t, std::optional<image::ReferenceFrame>> refs;
     std::vector<join::ArrivalEntry> arrivals;
     std::vector<join::SsimEntry> ssim;
     bool ended_sent = false;
@@ -64,6 +69,7 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
             std::lock_guard<std::mutex> l(ctl->mu);
             if (auto* n = std::get_if<join::Logon>(&m)) ctl->logons += n->count;
             if (auto* f = std::get_if<join::Logoff>(&m)) ctl->logoffs.push_back(f->user);
+            if (auto* r = std::get_if<join::Reference>(&m)) ctl->references.push_back(*r);
             if (std::holds_alternative<join::Stop>(m)) ctl->stop = true;
             ctl->cv.notify_all();
         },
@@ -138,6 +144,24 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
             refs.replace(at, 2, t.user);
         auto lg = std::make_unique<Logon>();
         Logon* raw = lg.get();
+        // Without a folder of the sessions' references, ask the run for each sampled frame's.
+        SsimSampler::Provider provider;
+        if (refs.empty())
+            provider = [raw, &peer, session_host, user = t.user](uint64_t seq) -> std::optional<image::ReferenceFrame> {
+                {
+                    std::lock_guard<std::mutex> l(raw->mu);
+                    auto it = raw->refs.find(seq);
+                    if (it != raw->refs.end()) return it->second;
+                    while (raw->refs.size() >= 16) raw->refs.erase(raw->refs.begin());  // bounded: old asks are forgotten
+                    raw->refs[seq];
+                }
+                // From the logon's own thread: its own error text (a lost connection shows in the main loop).
+                std::vector<uint8_t> b;
+                join::encode(b, join::RefAsk{session_host, user, seq});
+                std::string err;
+                peer.send(std::move(b), err);
+                return std::nullopt;
+            };
         lg->session = std::make_unique<LaunchedSession>(
             t, o.logon_timeout_s, refs, o.reference_every,
             [raw](const Arrival& a) {
@@ -147,7 +171,8 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
             [raw](uint64_t seq, double v) {
                 std::lock_guard<std::mutex> l(raw->mu);
                 raw->ssim.push_back({seq, v});
-            });
+            },
+            std::move(provider));
         lg->session->start();
         // started_ns is set first thing on the session's thread: wait for it so the stamp is real.
         for (int i = 0; i < 100 && lg->session->outcome().started_ns == 0; ++i) sleep_until_ns(now_ns() + 1'000'000);
@@ -161,6 +186,7 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
     for (;;) {
         uint32_t want = 0;
         std::deque<std::string> offs;
+        std::deque<join::Reference> refs_in;
         bool stop = false, lost = false;
         std::string why;
         {
@@ -168,6 +194,7 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
             ctl->cv.wait_for(l, std::chrono::milliseconds(50));
             std::swap(want, ctl->logons);
             std::swap(offs, ctl->logoffs);
+            std::swap(refs_in, ctl->references);
             stop = ctl->stop;
             lost = ctl->lost;
             why = ctl->why;
@@ -184,6 +211,15 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
             s.detail = "every one of the " + std::to_string(users.size()) + " test users in --users already holds a logon";
             send(s);
         }
+        for (auto& r : refs_in)
+            for (auto& lg : logons) {
+                if (lg->session->user() != r.user) continue;
+                std::lock_guard<std::mutex> l(lg->mu);
+                auto it = lg->refs.find(r.seq);
+                if (it == lg->refs.end() || r.gray_width == 0) continue;  // not asked, or none kept: the sampler gives up
+                image::ReferenceFrame f{r.seq, r.width, r.height, r.gray_width, r.gray_height, std::move(r.gray)};
+                it->second = std::move(f);
+            }
         for (const auto& u : offs)
             for (auto& lg : logons)
                 if (lg->session->user() == u && !lg->session->done()) lg->session->stop();

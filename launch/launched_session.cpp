@@ -9,13 +9,14 @@ namespace seatmark::launch {
 
 LaunchedSession::LaunchedSession(RdpTarget target, double logon_timeout_s, std::string references,
                                  uint32_t reference_every, std::function<void(const Arrival&)> on_arrival,
-                                 std::function<void(uint64_t, double)> on_ssim)
+                                 std::function<void(uint64_t, double)> on_ssim, SsimSampler::Provider provider)
     : target_(std::move(target)),
       logon_timeout_s_(logon_timeout_s),
       references_(std::move(references)),
       reference_every_(reference_every),
       on_arrival_(std::move(on_arrival)),
-      on_ssim_(std::move(on_ssim)) {
+      on_ssim_(std::move(on_ssim)),
+      provider_(std::move(provider)) {
     out_.user = target_.user;
 }
 
@@ -60,7 +61,7 @@ void LaunchedSession::end_desktop(RdpConnection& conn) {
 
 void LaunchedSession::run() {
     EndpointMeter meter;
-    SsimSampler ssim(references_, reference_every_, on_ssim_);
+    SsimSampler ssim(references_, reference_every_, on_ssim_, provider_);
     const int64_t t0 = now_ns();
     {
         std::lock_guard<std::mutex> lock(mu_);

@@ -42,7 +42,7 @@ public:
     // one frame in reference_every.
     LaunchedSession(RdpTarget target, double logon_timeout_s, std::string references = {}, uint32_t reference_every = 30,
                     std::function<void(const Arrival&)> on_arrival = {},
-                    std::function<void(uint64_t seq, double ssim)> on_ssim = {});
+                    std::function<void(uint64_t seq, double ssim)> on_ssim = {}, SsimSampler::Provider references_provider = {});
     ~LaunchedSession();  // stops and joins
     LaunchedSession(const LaunchedSession&) = delete;
     LaunchedSession& operator=(const LaunchedSession&) = delete;
@@ -64,6 +64,7 @@ private:
     uint32_t reference_every_;
     std::function<void(const Arrival&)> on_arrival_;
     std::function<void(uint64_t, double)> on_ssim_;
+    SsimSampler::Provider provider_;
     std::atomic<bool> stop_{false}, done_{false};
     mutable std::mutex mu_;
     SessionOutcome out_;

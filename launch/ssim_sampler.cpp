@@ -10,7 +10,7 @@
 namespace seatmark::launch {
 
 bool SsimSampler::try_compare(const watermark::FrameView& frame, uint64_t seq, int wx, int wy) {
-    const auto ref = image::read_reference(dir_ + "/" + image::reference_name(seq));
+    const auto ref = provider_ ? provider_(seq) : image::read_reference(dir_ + "/" + image::reference_name(seq));
     if (!ref || ref->seq != seq) return false;
     if (wx + ref->width > frame.width || wy + ref->height > frame.height) {
         ++missing_;  // the window does not fit the desktop: nothing comparable arrived

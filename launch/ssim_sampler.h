@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/watermark.h"
+#include "image/reference_frame.h"
 
 namespace seatmark::launch {
 
@@ -22,9 +23,13 @@ struct SsimSummary {
 class SsimSampler {
 public:
     // on_sample: each comparison made (frame number, SSIM), on the caller's thread.
-    SsimSampler(std::string dir, uint32_t every, std::function<void(uint64_t, double)> on_sample = {})
-        : dir_(std::move(dir)), every_(every), on_sample_(std::move(on_sample)) {}
-    bool enabled() const { return !dir_.empty() && every_ > 0; }
+    // Where references come from: the session's folder (`dir`), or, with a launcher joined to a
+    // run, the session itself on request through the orchestrator (`provider`: nullopt until it
+    // has the reference; asked again on later paints for two seconds).
+    using Provider = std::function<std::optional<image::ReferenceFrame>(uint64_t seq)>;
+    SsimSampler(std::string dir, uint32_t every, std::function<void(uint64_t, double)> on_sample = {}, Provider provider = {})
+        : dir_(std::move(dir)), every_(every), on_sample_(std::move(on_sample)), provider_(std::move(provider)) {}
+    bool enabled() const { return (!dir_.empty() || provider_) && every_ > 0; }
     // After each paint; `arrived_seq` >= 0 when this paint completed a new frame.
     // window_x/y: the window's top-left in the desktop (the watermark's origin).
     void on_paint(const watermark::FrameView& frame, int64_t now_ns, int64_t arrived_seq, int window_x, int window_y);
@@ -36,6 +41,7 @@ private:
     std::string dir_;
     uint32_t every_;
     std::function<void(uint64_t, double)> on_sample_;
+    Provider provider_;
     std::vector<double> values_;
     uint64_t missing_ = 0;
     // The pending frame: a copy of the desktop as it arrived.

@@ -228,6 +228,20 @@ void LauncherHub::closed(uint64_t conn, const std::string& why) {
     if (shortfall && on_shortfall) on_shortfall();
 }
 
+std::optional<uint32_t> LauncherHub::session_for(uint64_t conn, const std::string& host, const std::string& user) {
+    const LogonRec* l = find_logon(conn, host, user, false);
+    if (!l || !l->row.session_id) return std::nullopt;
+    return uint32_t(*l->row.session_id);
+}
+
+std::optional<std::pair<uint64_t, std::string>> LauncherHub::launcher_of(uint32_t session) const {
+    auto t = tracks_.find(session);
+    if (t == tracks_.end()) return std::nullopt;
+    auto l = logons_.find(t->second.logon);
+    if (l == logons_.end() || !launchers_.count(l->second.conn)) return std::nullopt;
+    return std::make_pair(l->second.conn, l->second.row.user);
+}
+
 const core::EndpointSeries* LauncherHub::series(uint32_t id) const {
     auto t = tracks_.find(id);
     return t == tracks_.end() ? nullptr : &t->second.series;

@@ -59,6 +59,11 @@ public:
     // Its logon's row as it stands (the live view); nullptr when none.
     const store::EndpointLogonRow* logon_of(uint32_t id) const;
 
+    // References on request: the session a launcher's logon (host, user) carries, and the
+    // launcher (connection, user) of a session's logon.
+    std::optional<uint32_t> session_for(uint64_t conn, const std::string& host, const std::string& user);
+    std::optional<std::pair<uint64_t, std::string>> launcher_of(uint32_t session) const;
+
     // Called when a logon ended before its session joined: the source may ask again.
     std::function<void()> on_shortfall;
 

@@ -5,6 +5,7 @@
 // is core/endpoint.h's; the per-step ones come from the same judged spans as the verdict.
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <string>
 
 #include "report/analysis.h"

@@ -91,6 +91,12 @@ TEST_CASE("launcher hub: logons spread over launchers, matched to sessions, figu
     f.hub.message(10, std::move(a));
     REQUIRE(f.batches.size() == 1);
     CHECK(f.batches[0].session_id == 7);
+    // References on request: the launcher's logon names its session, the session its launcher.
+    CHECK(f.hub.session_for(10, "vdi", "u1") == 7u);
+    CHECK_FALSE(f.hub.session_for(11, "vdi", "u1"));  // not that launcher's logon
+    REQUIRE(f.hub.launcher_of(7));
+    CHECK(f.hub.launcher_of(7)->first == 10);
+    CHECK(f.hub.launcher_of(7)->second == "u1");
     const auto* s = f.hub.series(7);
     REQUIRE(s);
     CHECK(s->arrivals.size() == 5);
