@@ -89,7 +89,7 @@ void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInp
         const std::vector<core::SessionSpan> spans = session_spans(mine);
         std::vector<StepAnalysis> steps = host_skeleton(a, h, reader.host_verdicts(h.hostname), spans);
         const SampleSet set = samples[k].get();
-        judge_steps(steps, {mine, in.frames, in.sla_for, in.default_sla, gpu_memory_points(set), in.threads});
+        judge_steps(steps, {mine, in.frames, in.sla_for, in.default_sla, gpu_memory_points(set), in.threads, in.endpoint});
         attach_use(steps, set);
         HostAnalysis ha;
         ha.host = h;
