@@ -18,12 +18,16 @@ EndpointFigures endpoint_figures(std::span<const FrameRecord> frames, std::span<
     std::vector<EndpointArrival> in;
     for (const auto& a : arrivals)
         if (a.arrival_ns < arrived_before && present.count(a.seq)) in.push_back(a);
+    // A frame arrives once: a repeated number (a launcher re-sent it) is not a second arrival;
+    // the first time it was seen counts.
+    std::sort(in.begin(), in.end(), [](const EndpointArrival& x, const EndpointArrival& y) {
+        return x.seq != y.seq ? x.seq < y.seq : x.arrival_ns < y.arrival_ns;
+    });
+    in.erase(std::unique(in.begin(), in.end(), [](const EndpointArrival& x, const EndpointArrival& y) { return x.seq == y.seq; }),
+             in.end());
     std::sort(in.begin(), in.end(), [](const EndpointArrival& x, const EndpointArrival& y) {
         return x.arrival_ns != y.arrival_ns ? x.arrival_ns < y.arrival_ns : x.seq < y.seq;
     });
-    // A frame arrives once: a repeated number (a launcher re-sent it) is not a second arrival.
-    in.erase(std::unique(in.begin(), in.end(), [](const EndpointArrival& x, const EndpointArrival& y) { return x.seq == y.seq; }),
-             in.end());
     f.arrivals = in.size();
     f.delivered_ratio = double(f.arrivals) / double(f.rendered);
     if (span_s > 0) f.fps = double(f.arrivals) / span_s;
