@@ -26,6 +26,7 @@ struct Control {
     std::mutex mu;
     std::condition_variable cv;
     bool start = false, stop = false, lost = false;
+    join::Start as;
     std::string why;
     std::deque<join::RefAsk> asks;  // REF_ASKs for the responder
 };
@@ -104,7 +105,10 @@ int run_joined_session(SessionOptions opts, const JoinArgs& args) {
         peer.run(
             [ctl](const join::JoinMessage& m) {
                 std::lock_guard<std::mutex> l(ctl->mu);
-                if (std::holds_alternative<join::Start>(m)) ctl->start = true;
+                if (auto* st = std::get_if<join::Start>(&m)) {
+                    ctl->start = true;
+                    ctl->as = *st;
+                }
                 if (auto* a = std::get_if<join::RefAsk>(&m); a && ctl->asks.size() < 64) ctl->asks.push_back(*a);
                 if (std::holds_alternative<join::Stop>(m)) {
                     ctl->stop = true;
@@ -137,12 +141,12 @@ int run_joined_session(SessionOptions opts, const JoinArgs& args) {
             }
         }
         SessionOptions o = opts;
-        o.workload = w.profile_name;
-        o.profile_text = w.profile_text;
+        o.workload = ctl->as.profile_name;
+        o.profile_text = ctl->as.profile_text;
         if (o.device.empty()) o.device = w.device;
         o.allow_software = w.allow_software && opts.allow_software;
         o.duration_s = w.duration_s;
-        o.session_id = w.id;
+        o.session_id = ctl->as.session_id;
         // A watermarked session keeps its sampled references for the run to ask for (an RDP
         // launcher's SSIM, REF_ASK), beside any --reference-dir.
         if (o.watermark_cell > 0) o.reference_keep = std::make_shared<ReferenceKeep>();

@@ -81,8 +81,6 @@ struct Encoder {
     void operator()(const Welcome& m) {
         bytes(w, m.mac);
         w.u32(m.id);
-        w.str(m.profile_name);
-        w.str(m.profile_text);
         w.str(m.device);
         w.u8(m.allow_software ? 1 : 0);
         w.f64(m.heartbeat_timeout_s);
@@ -98,7 +96,11 @@ struct Encoder {
         w.i64(m.t_orch_ns);
         w.i64(m.t_peer_ns);
     }
-    void operator()(const Start&) {}
+    void operator()(const Start& m) {
+        w.u32(m.session_id);
+        w.str(m.profile_name);
+        w.str(m.profile_text);
+    }
     void operator()(const Stop&) {}
     void operator()(const Watch& m) {
         w.u32(static_cast<uint32_t>(m.sessions.size()));
@@ -199,8 +201,7 @@ std::string decode_body(Type t, Reader& r, JoinMessage& out) {
             Welcome m;
             if (!read_bytes(r, m.mac)) return truncated;
             m.id = r.u32();
-            for (std::string* s : {&m.profile_name, &m.profile_text, &m.device})
-                if (!read_str(r, *s)) return truncated;
+            if (!read_str(r, m.device)) return truncated;
             uint8_t sw = r.u8();
             m.heartbeat_timeout_s = r.f64();
             m.duration_s = r.f64();
@@ -231,7 +232,13 @@ std::string decode_body(Type t, Reader& r, JoinMessage& out) {
             out = m;
             return r.ok ? "" : truncated;
         }
-        case Type::start: out = Start{}; return {};
+        case Type::start: {
+            Start m;
+            m.session_id = r.u32();
+            if (!read_str(r, m.profile_name) || !read_str(r, m.profile_text)) return truncated;
+            out = std::move(m);
+            return {};
+        }
         case Type::stop: out = Stop{}; return {};
         case Type::watch: {
             Watch m;

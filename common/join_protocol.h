@@ -17,16 +17,17 @@
 //           mac = HMAC-SHA256(token, "seatmark-join-1 peer" || server nonce || the JOIN payload
 //                 up to the mac). The token itself never crosses; a JOIN recorded from another
 //                 connection carries a mac over another server nonce and is refused (replay).
-//   O -> P  WELCOME    32 bytes mac2, u32 id, str profile_name, str profile_text, str device,
-//                      u8 allow_software, f64 heartbeat_timeout_s, f64 duration_s
+//   O -> P  WELCOME    32 bytes mac2, u32 id, str device, u8 allow_software, f64 heartbeat_timeout_s,
+//                      f64 duration_s
 //           mac2 = HMAC-SHA256(token, "seatmark-join-1 orchestrator" || client nonce || server
 //                  nonce || id): the peer checks it, so only a holder of the token drives it.
-//           id: the session id (role session) or the agent's number (role agent). The profile
-//           travels as TOML text; device/allow_software are the plan's run settings.
+//           id: the peer's number in join order; device, allow_software: the plan's run settings.
 //   or O -> P REFUSED  str reason, then O closes.
 //   O -> P  PING       u32 seq, i64 t_orch_ns       clock offset measurement (several at join,
 //   P -> O  PONG       u32 seq, i64 t_orch_ns (echo), i64 t_peer_ns        then periodically)
-//   O -> P  START      (empty)  a waiting session begins: HELLO, FRAMES ... as over the local socket
+//   O -> P  START      u32 session_id, str profile_name, str profile_text (TOML)
+//                      a waiting session begins as that session with that profile: HELLO (naming
+//                      session_id), FRAMES ... as over the local socket
 //   O -> P  STOP       (empty)  a session ends (BYE, close); a waiting one exits without rendering
 //   O -> A  WATCH      u32 count, count x (u32 session_id, u32 pid, u8 renderer (0 unknown, 1 GPU,
 //                      2 software)): that host's running sessions, the whole list each time
@@ -107,7 +108,7 @@ struct Join {
 struct Welcome {
     Mac mac{};
     uint32_t id = 0;
-    std::string profile_name, profile_text, device;
+    std::string device;
     bool allow_software = true;
     double heartbeat_timeout_s = 10;
     double duration_s = 3600;
@@ -115,7 +116,10 @@ struct Welcome {
 struct Refused { std::string reason; };
 struct Ping { uint32_t seq = 0; int64_t t_orch_ns = 0; };
 struct Pong { uint32_t seq = 0; int64_t t_orch_ns = 0, t_peer_ns = 0; };
-struct Start {};
+struct Start {
+    uint32_t session_id = 0;
+    std::string profile_name, profile_text;
+};
 struct Stop {};
 struct WatchEntry {
     uint32_t session_id = 0, pid = 0;

@@ -16,7 +16,7 @@ constexpr int64_t recent_span_ns = 3'000'000'000;  // as the orchestrator's live
 constexpr double nan = NAN;
 
 bool bad_kind(const std::string& kind) {
-    for (const char* w : {"crash", "hang", "lost", "fail", "error", "protocol", "rejected", "abort", "killed"})
+    for (const char* w : {"crash", "hang", "lost", "fail", "error", "protocol", "rejected", "refused", "unavailable", "disconnected", "abort", "killed"})
         if (kind.find(w) != std::string::npos) return true;
     return false;
 }

@@ -30,7 +30,7 @@ std::vector<StepBand> bands_from_history(const std::vector<core::LiveHistoryPoin
 
 bool is_failure_state(const std::string& s) {
     return s == "crash" || s == "hang" || s == "device-lost" || s == "software-fallback" || s == "error" ||
-           s == "protocol" || s == "killed";
+           s == "protocol" || s == "killed" || s == "disconnected";
 }
 
 EventLine describe_event(const core::LiveEvent& e, int64_t run_started_unix_ns) {

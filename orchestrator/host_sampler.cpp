@@ -8,8 +8,9 @@ HostSampler::HostSampler(std::unique_ptr<GpuTelemetry> gpu) : gpu_(std::move(gpu
 HostSampler::Sample HostSampler::sample(int64_t t, SessionTable& sessions) {
     Sample out;
     std::vector<WatchedProcess> watched;
+    // A remote (joined) session's process is on its own host: that host's agent samples it.
     for (const Session* s : sessions.all())
-        if (s->alive() && s->pid) watched.push_back({static_cast<int>(s->id), s->pid});
+        if (s->alive() && s->pid && !s->remote) watched.push_back({static_cast<int>(s->id), s->pid});
     auto host = host_.sample(t, watched);
     out.rows = std::move(host.rows);
     // The sessions keep their latest figures for the live view and the software GPU share.
@@ -24,7 +25,7 @@ HostSampler::Sample HostSampler::sample(int64_t t, SessionTable& sessions) {
     if (gpu_) {
         std::vector<GpuClient> clients;
         for (const Session* s : sessions.all())
-            if (s->alive() && s->pid)
+            if (s->alive() && s->pid && !s->remote)
                 clients.push_back({static_cast<int>(s->id), s->pid,
                                    !s->said_hello() ? Renderer::unknown : s->software ? Renderer::software : Renderer::gpu,
                                    s->cpu_t == t ? std::optional<double>(s->cpu_s) : std::nullopt});

@@ -58,10 +58,10 @@ public:
     const std::string& address() const { return address_; }
     int64_t opened_ns() const { return opened_ns_; }
 
-    void start() {
+    void start(const join::Start& as) {
         if (stage_ != Stage::ready) return;
         stage_ = Stage::started;
-        send(join::Start{});
+        send(as);
     }
     void stop() {
         if (authenticated()) send(join::Stop{});
@@ -87,6 +87,7 @@ public:
         stage_ = Stage::gone;
         error_code ignored;
         socket_.close(ignored);
+        if (!*alive_) return;  // the listener is closing: its owner is done listening
         if (peer && l_.cb_.closed) l_.cb_.closed(id_, {reason, detail, saw_bye_});
         if (!peer && l_.cb_.refused) l_.cb_.refused(full_, detail.empty() ? "closed before JOIN" : detail);
         l_.conns_.erase(id_);
@@ -340,8 +341,8 @@ size_t JoinListener::pending() const {
     return n;
 }
 
-void JoinListener::start(uint64_t conn) {
-    if (auto it = conns_.find(conn); it != conns_.end()) it->second->start();
+void JoinListener::start(uint64_t conn, const join::Start& as) {
+    if (auto it = conns_.find(conn); it != conns_.end()) it->second->start(as);
 }
 void JoinListener::stop(uint64_t conn) {
     if (auto it = conns_.find(conn); it != conns_.end()) it->second->stop();

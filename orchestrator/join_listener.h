@@ -72,7 +72,7 @@ public:
     std::string url() const;  // "HOST:PORT" bound
 
     // Control of a joined peer; no-ops for an unknown or closed connection.
-    void start(uint64_t conn);  // START: a waiting session begins rendering
+    void start(uint64_t conn, const join::Start& as);  // START: a waiting session begins rendering
     void stop(uint64_t conn);   // STOP: a session ends (or a waiting one exits)
     void watch(uint64_t conn, const join::Watch& w);
     void drop(uint64_t conn, const std::string& why);  // closes it (a hung session), reported as closed

@@ -12,6 +12,8 @@
 #include "orchestrator/pool_run.h"
 #include "core/live_json.h"
 #include "core/plan.h"
+#include "orchestrator/join_source.h"
+#include "common/join_auth.h"
 #include "orchestrator/run_controller.h"
 #include "orchestrator/run_output.h"
 
@@ -50,11 +52,35 @@ std::unique_ptr<LiveApi> start_live_api(const core::Plan& plan, const std::strin
     return api;
 }
 
+// Join mode (plan `[run] sessions = "join"`): sessions and agents connect to --accept with the
+// run's token; the source is made once the controller exists.
+void set_join_source(RunOptions& o, const core::Plan& plan, const std::string& accept, const std::string& token_file,
+                     bool accept_given) {
+    if (plan.sessions != core::SessionsMode::join) {
+        if (accept_given || !token_file.empty())
+            throw InputError("--accept and --token-file are for join mode: set [run] sessions = \"join\" in " + plan.source);
+        return;
+    }
+    if (token_file.empty())
+        throw InputError(plan.source + ": [run] sessions = \"join\" needs --token-file FILE: the run's secret, which every "
+                         "joining session and agent proves it holds (create one: openssl rand -hex 32 > FILE)");
+    JoinListener::Options lo;
+    lo.address = parse_listen(accept);
+    lo.token = join::read_token_file(token_file);
+    if (auto w = join::token_file_warning(token_file); !w.empty()) std::fprintf(stderr, "seatmark: warning: %s\n", w.c_str());
+    lo.idle_timeout_s = std::max(10.0, plan.heartbeat_timeout_s);
+    const bool quiet = o.quiet;
+    o.session_source = [&plan, lo, quiet](SessionHost& host) -> std::unique_ptr<SessionSource> {
+        return std::make_unique<JoinSessionSource>(host, plan, lo, quiet);
+    };
+}
+
 }  // namespace
 
 void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter demo_report) {
     struct RunArgs {
         std::string plan, db, listen = default_listen, token, host_name;
+        std::string accept = "127.0.0.1:7879", token_file;
         bool quiet = false, json = false;
     };
     auto a = std::make_shared<RunArgs>();
@@ -67,6 +93,11 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
     cmd->add_option("--host-name", a->host_name,
                     "Under mpirun/srun: the name this rank records (default: the machine's host name; {rank} "
                     "expands to the MPI rank, for several ranks on one machine)");
+    cmd->add_option("--accept", a->accept,
+                    "Join mode ([run] sessions = \"join\"): where sessions and agents join, ADDR:PORT (an IP; "
+                    "0.0.0.0 for every interface)")
+        ->capture_default_str();
+    cmd->add_option("--token-file", a->token_file, "Join mode: file holding the run's token (required; never sent)");
     cmd->footer(
         "Example:\n"
         "  seatmark run workloads/plans/example.toml --db host42.db\n"
@@ -74,6 +105,8 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "  mpirun -np 4 --map-by ppr:1:node seatmark run pool.toml --db pool.db\n"
         "  srun -N 4 --ntasks-per-node=1 seatmark run pool.toml --db pool.db\n"
         "  ([pool] placement = breadth-first | depth-first (max_sessions_per_host) | per-host; sync_timeout)\n"
+        "Join mode: sessions started elsewhere (each user's desktop) join the run:\n"
+        "  seatmark run pool-of-desktops.toml --accept 0.0.0.0:7879 --token-file /etc/seatmark/token\n"
         "Ctrl-C stops the sessions, saves the database and marks the run aborted; a second Ctrl-C kills.\n"
         "While it runs, the live API serves http://127.0.0.1:7878 (see docs/live-api.md); watch it with\n"
         "  seatmark monitor\n"
@@ -86,6 +119,9 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                 throw InputError("--db is empty; give a database file name, or leave --db out to use the plan's");
             core::Plan plan = core::load_plan(a->plan);
             if (launched_by_mpi()) {
+                if (plan.sessions == core::SessionsMode::join)
+                    throw InputError(plan.source + ": [run] sessions = \"join\" is for one orchestrator; a pool run "
+                                     "under mpirun spawns its sessions on every rank");
                 PoolArgs pa;
                 pa.host_name = a->host_name;
                 pa.db = a->db;
@@ -95,10 +131,11 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
             }
             if (!a->host_name.empty())
                 throw InputError("--host-name names a rank of a pool run: start seatmark run under mpirun or srun");
-            auto api = start_live_api(plan, a->listen, a->token);
             RunOptions o;
             o.db_path = a->db;
             o.quiet = a->quiet;
+            set_join_source(o, plan, a->accept, a->token_file, cmd->count("--accept") > 0);
+            auto api = start_live_api(plan, a->listen, a->token);
             o.live = api.get();
             RunOutcome r = run_plan(plan, o);
             return finish(r, plan, a->json);

@@ -98,11 +98,17 @@ private:
     // ---- SessionHost: sessions a source brings in itself (run_sessions.cpp)
     asio::io_context& io() override { return io_; }
     const SessionTable& sessions() const override { return table_; }
-    Session& add_session(pid_t pid) override;
+    Session& add_session(pid_t pid, const std::string& host = "") override;
     bool hello(const wire::Hello& h) override;
     void message(uint32_t id, wire::Message&& m) override { on_message(id, std::move(m)); }
     void link_closed(uint32_t id, const ConnectionEnd& end) override { on_closed(int64_t(id), end); }
     void ended(uint32_t id, store::SessionEnd reason, const std::string& detail) override;
+    void request_stop(uint32_t id) override {
+        if (Session* s = table_.find(id); s && s->active()) table_.request_stop(*s);
+    }
+    void record(const store::EventRow& e) override { store_->add_event(e); }
+    void add_samples(std::vector<store::SampleRow> rows) override { store_->add_samples(std::move(rows)); }
+    void add_host(const store::HostInfo& h) override { store_->add_host(h); }
     Session& new_session(uint32_t id);  // the record and its store row, for spawned and brought-in sessions
     void accept_hello(Session& s, const wire::Hello& h);
     void live_event(const core::RunEvent& e) {

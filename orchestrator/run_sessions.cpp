@@ -21,10 +21,13 @@ bool Controller::hello(const wire::Hello& h) {
     return true;
 }
 
-Session& Controller::add_session(pid_t pid) {
+Session& Controller::add_session(pid_t pid, const std::string& host) {
     Session& s = new_session(table_.next_id());
     s.pid = pid;
+    s.host = host;
+    s.remote = !host.empty();
     store::SessionInfo si;
+    si.host = host;
     si.id = static_cast<int>(s.id);
     si.profile = s.profile_name;
     si.pid = pid;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/wire_protocol.h"
 #include "orchestrator/session_table.h"
@@ -25,7 +26,8 @@ public:
     virtual const SessionTable& sessions() const = 0;
     // A new session at the next id for the plan's mix (its profile and SLA), started now and
     // recorded in the store; `pid` where the source knows it (per-process figures), else 0.
-    virtual Session& add_session(pid_t pid) = 0;
+    // `host`: the host it runs on ("": this one); a session on another host is `remote`.
+    virtual Session& add_session(pid_t pid, const std::string& host = "") = 0;
     // Its HELLO, once the source has vouched for the peer (the join handshake). False: refused
     // (unknown id, said HELLO before, already ended).
     virtual bool hello(const wire::Hello& h) = 0;
@@ -35,6 +37,16 @@ public:
     // The session is over and has no process to wait for: how it ended, as the source saw it
     // (ok after BYE; a failure reason when it dropped). Stores its end row.
     virtual void ended(uint32_t id, store::SessionEnd reason, const std::string& detail) = 0;
+    // The source stops a session itself (a STOP over its connection): from now on it is
+    // stopping, not active; ended() follows when it has said BYE and closed.
+    virtual void request_stop(uint32_t id) = 0;
+    // What the source saw that the run should record (a refused connection, an agent that
+    // joined or left, a clock offset): an event row.
+    virtual void record(const store::EventRow& e) = 0;
+    // Samples taken elsewhere (a host agent), times in this run's clock.
+    virtual void add_samples(std::vector<store::SampleRow> rows) = 0;
+    // A host taking part (a joined host): its row in `hosts`, replaced when given again.
+    virtual void add_host(const store::HostInfo& h) = 0;
 };
 
 }  // namespace seatmark::orchestrator

@@ -63,6 +63,8 @@ struct Session {
     std::unique_ptr<SessionProcess> proc;  // spawn mode; none for a joined session
     bool ended_by_source = false;          // no process: its source said how it ended (SessionHost::ended)
     pid_t pid = 0;
+    std::string host;     // the host it runs on ("": this one)
+    bool remote = false;  // its process is on its own host (joined): sampled by that host's agent, not here
 
     SessionState state = SessionState::starting;
     Link link = Link::none;

@@ -16,7 +16,7 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 5> run_names{{
     {RunStatus::degraded, "degraded"},
 }};
 
-constexpr std::array<std::pair<SessionEnd, std::string_view>, 9> end_names{{
+constexpr std::array<std::pair<SessionEnd, std::string_view>, 10> end_names{{
     {SessionEnd::running, "running"},
     {SessionEnd::ok, "ok"},
     {SessionEnd::crash, "crash"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<SessionEnd, std::string_view>, 9> end_names{{
     {SessionEnd::killed, "killed"},
     {SessionEnd::error, "error"},
     {SessionEnd::protocol, "protocol"},
+    {SessionEnd::disconnected, "disconnected"},
 }};
 
 template <class E, size_t N>

@@ -24,6 +24,7 @@ enum class SessionEnd {
     killed,             // stopped by the orchestrator (run aborted or ended early)
     error,              // any other failure the session reported
     protocol,           // sent something the wire protocol does not allow
+    disconnected,       // a joined session whose connection dropped without BYE (orchestrator/join_source.h)
 };
 
 // Text as stored ('running', 'device-lost', ...); parse_* throw std::invalid_argument on unknown text.

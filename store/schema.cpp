@@ -143,7 +143,8 @@ CREATE TABLE sessions (
                                         -- lost, ...) or exited, whichever came first; NULL while it runs
   end_reason      TEXT NOT NULL DEFAULT 'running'
                   CHECK (end_reason IN ('running','ok','crash','hang','device-lost',
-                                        'software-fallback','killed','error','protocol')),
+                                        'software-fallback','killed','error','protocol',
+                                        'disconnected')),
   exit_code       INTEGER,              -- exit status when it exited, else NULL
   signal          INTEGER,              -- terminating signal when killed by one, else NULL
   frames_sent     INTEGER,              -- frame count from the session's BYE; NULL without one

@@ -50,13 +50,17 @@ TEST_CASE("join messages round-trip, telemetry messages decode on the same strea
     CHECK(gs.rows[1].value == 1e6);
     join::Welcome w;
     w.id = 9;
-    w.profile_text = "name = 'p'";
+    w.device = "1";
     w.allow_software = false;
     w.duration_s = 99;
     auto gw = std::get<join::Welcome>(std::get<join::JoinMessage>(roundtrip(w)));
     CHECK(gw.id == 9);
     CHECK(!gw.allow_software);
     CHECK(gw.duration_s == 99);
+    CHECK(gw.device == "1");
+    auto st = std::get<join::Start>(std::get<join::JoinMessage>(roundtrip(join::Start{5, "p", "name = 'p'"})));
+    CHECK(st.session_id == 5);
+    CHECK(st.profile_text == "name = 'p'");
     std::vector<uint8_t> out;
     wire::encode(out, wire::Heartbeat{1, 2});
     join::Decoder d;

@@ -30,6 +30,10 @@ struct Joined {
     }
 };
 
+join::Start tiny(uint32_t id) {
+    return {id, "ci-tiny", std::string(workloads::builtin_profile_text("ci-tiny"))};
+}
+
 size_t count_frames(Harness& h) {
     size_t n = 0;
     for (const auto& m : h.messages)
@@ -48,8 +52,6 @@ bool has(Harness& h) {
 
 TEST_CASE("a joined session waits without rendering, renders the profile it was sent from START to STOP, and exits 0") {
     Harness h;
-    h.welcome.profile_name = "ci-tiny";
-    h.welcome.profile_text = std::string(workloads::builtin_profile_text("ci-tiny"));
     Joined j;
     test::BackgroundProcess s(j.argv(h, "desk-01"));
     REQUIRE(h.wait([&] { return !h.ready.empty(); }, 30s));
@@ -63,7 +65,7 @@ TEST_CASE("a joined session waits without rendering, renders the profile it was 
         CHECK(h.messages.empty());  // waiting: no HELLO, no frames
     }
     const uint64_t conn = h.ready[0];
-    h.on_loop([&] { h.listener->start(conn); });
+    h.on_loop([&] { h.listener->start(conn, tiny(7)); });
     REQUIRE(h.wait([&] { return count_frames(h) >= 30; }, 30s));
     {
         std::lock_guard<std::mutex> l(h.mu);
@@ -71,6 +73,7 @@ TEST_CASE("a joined session waits without rendering, renders the profile it was 
         CHECK(hello.profile == "ci-tiny");
         CHECK(hello.device_type == "synthetic");
         CHECK(hello.pid == uint32_t(s.pid()));
+        CHECK(hello.session_id == 7);  // the id START gave
     }
     h.on_loop([&] { h.listener->stop(conn); });
     auto r = s.wait(30);
@@ -98,12 +101,11 @@ TEST_CASE("a joined session told to stop before it was activated exits 0 without
 
 TEST_CASE("a joined session whose connection is cut stops rendering and joins again") {
     Harness h;
-    h.welcome.profile_text = std::string(workloads::builtin_profile_text("ci-tiny"));
     Joined j;
     test::BackgroundProcess s(j.argv(h, "desk-03", {"--retry-for", "20s"}));
     REQUIRE(h.wait([&] { return !h.ready.empty(); }, 30s));
     uint64_t conn = h.ready[0];
-    h.on_loop([&] { h.listener->start(conn); });
+    h.on_loop([&] { h.listener->start(conn, tiny(7)); });
     REQUIRE(h.wait([&] { return count_frames(h) >= 10; }, 30s));
     h.on_loop([&] { h.listener->drop(conn, "cut by the test"); });
     // It joins again as a new peer and waits (no frames on the new connection until START).

@@ -32,8 +32,7 @@ struct Harness {
     std::vector<seatmark::core::ClockOffset> clocks;
     seatmark::join::Welcome welcome = [] {
         seatmark::join::Welcome w;
-        w.profile_name = "ci-tiny";
-        w.profile_text = "name = \"x\"";
+        w.device = "";
         return w;
     }();
     std::vector<seatmark::wire::Message> messages;

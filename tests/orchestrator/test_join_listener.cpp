@@ -97,7 +97,7 @@ TEST_CASE("a peer holding the token joins, its clock offset is measured, and its
     join::JoinPeer peer(peer_options(h, "sesame-0123456789"));
     auto me = join::local_identity("host-a");
     auto w = peer.join(me);
-    CHECK(w.profile_name == "ci-tiny");
+    CHECK(w.id == 0);
     std::atomic<int> starts{0};
     peer.run([&](const join::JoinMessage& m) { starts += std::holds_alternative<join::Start>(m); }, {});
     REQUIRE(h.wait([&] { return !h.ready.empty(); }));
@@ -116,7 +116,7 @@ TEST_CASE("a peer holding the token joins, its clock offset is measured, and its
     }
     // Telemetry before START is a protocol error; after START it flows.
     const uint64_t conn = h.ready[0];
-    h.on_loop([&] { h.listener->start(conn); });
+    h.on_loop([&] { h.listener->start(conn, {0, "ci-tiny", ""}); });
     for (int i = 0; i < 200 && starts == 0; ++i) std::this_thread::sleep_for(10ms);
     REQUIRE(starts == 1);
     std::vector<uint8_t> out;
