@@ -56,6 +56,10 @@ StepVerdict judge_span(const StepJudge& j, std::span<const SessionSpan> sessions
         apply_gpu_memory(v, c);
         if (gpu_check) *gpu_check = c;
     }
+    if (!j.shortfall.empty()) {
+        v.pass = false;
+        v.reasons.insert(v.reasons.begin(), j.shortfall);
+    }
     return v;
 }
 

@@ -58,6 +58,10 @@ struct StepJudge {
     std::function<const EndpointSeries*(uint32_t id)> endpoint;
     // GPU memory over [t0, t1) against a bound; empty: no GPU memory sampling at all.
     std::function<GpuMemoryCheck(int64_t t0, int64_t t1, double limit_pct)> gpu_memory;
+    // Why the step could not get its sessions (join mode: "27 of 30 sessions joined within
+    // 5 min"; stored as steps.shortfall); "" when it could. A shortfall fails every span of the
+    // step, as its first reason.
+    std::string shortfall;
 };
 
 // Judges [t0, t1): members, their frames, the SLA, the GPU memory bound. `gpu_check`, when

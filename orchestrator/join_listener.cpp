@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/errors.h"
 #include "common/join_auth.h"
+#include "orchestrator/accept_loop.h"
 #include "orchestrator/cloexec.h"
 
 namespace seatmark::orchestrator {
@@ -100,9 +101,11 @@ public:
             return;
         }
         if (stage_ == Stage::gone) return;
-        // A started session's silence is the controller's to judge (a hang); anyone else silent
-        // this long is gone.
-        if (stage_ != Stage::started && double(t - last_rx_ns_) * 1e-9 > l_.opt_.idle_timeout_s) {
+        // A started session's silence is the controller's to judge (a hang); anyone else that
+        // leaves a PING unanswered this long is gone. (Counted from the PING, not from the last
+        // message: a waiting session sends nothing between the periodic re-syncs.)
+        if (stage_ != Stage::started && unanswered_since_ns_ &&
+            double(t - unanswered_since_ns_) * 1e-9 > l_.opt_.idle_timeout_s) {
             end(CloseReason::io_error, "no answer for " + std::to_string(int(l_.opt_.idle_timeout_s)) + " s");
             return;
         }
@@ -164,7 +167,7 @@ private:
                     self->end(CloseReason::io_error, ec.message());
                 return;
             }
-            self->last_rx_ns_ = now_ns();
+            self->unanswered_since_ns_ = 0;
             self->decoder_.feed(self->buf_.data(), n);
             join::Message m;
             for (;;) {
@@ -231,6 +234,7 @@ private:
         peer_.device = j.device;
         peer_.tool_version = j.tool_version;
         peer_.pid = j.pid;
+        peer_.accepted_ns = opened_ns_;
         std::string why;
         std::optional<join::Welcome> w;
         if (l_.cb_.joined) w = l_.cb_.joined(peer_, why);
@@ -250,6 +254,7 @@ private:
     void ping() {
         ++ping_seq_;
         ping_sent_ns_ = now_ns();
+        if (!unanswered_since_ns_) unanswered_since_ns_ = ping_sent_ns_;
         send(join::Ping{ping_seq_, ping_sent_ns_});
     }
 
@@ -277,7 +282,8 @@ private:
     uint64_t id_;
     tcp::socket socket_;
     std::string address_, full_;
-    int64_t opened_ns_, last_rx_ns_ = now_ns(), last_sync_ns_ = 0;
+    int64_t opened_ns_, last_sync_ns_ = 0;
+    int64_t unanswered_since_ns_ = 0;  // the first PING sent since the peer last said anything
     std::shared_ptr<bool> alive_ = l_.alive_;
     std::array<uint8_t, 65536> buf_{};
     join::Decoder decoder_;
@@ -380,11 +386,9 @@ void JoinListener::make_room(const std::string& address) {
 }
 
 void JoinListener::accept() {
-    acceptor_.async_accept([this, alive = alive_](error_code ec, tcp::socket s) {
-        if (!*alive || ec == asio::error::operation_aborted) return;
-        if (!ec) {
-            accept_failing_ = false;
-            mark_cloexec(s.native_handle());
+    accept_loop(
+        io_, acceptor_, alive_, accept_failing_,
+        [this](tcp::socket s) {
             error_code e2;
             auto ep = s.remote_endpoint(e2);
             std::string addr = e2 ? "?" : ep.address().to_string();
@@ -395,17 +399,10 @@ void JoinListener::accept() {
             auto c = std::make_shared<Connection>(*this, id, std::move(s), addr, full);
             conns_[id] = c;
             c->begin();
-            accept();
-            return;
-        }
-        // Out of descriptors and the like: retry in 100 ms rather than spin (said once).
-        if (!accept_failing_ && cb_.refused) cb_.refused("?", "cannot accept a connection: " + ec.message());
-        accept_failing_ = true;
-        auto retry = std::make_shared<asio::steady_timer>(io_, 100ms);
-        retry->async_wait([this, retry, alive](error_code) {
-            if (*alive) accept();
+        },
+        [this](const std::string& what) {
+            if (cb_.refused) cb_.refused("?", "cannot accept a connection: " + what);
         });
-    });
 }
 
 void JoinListener::on_tick() {

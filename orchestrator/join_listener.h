@@ -36,6 +36,7 @@ struct JoinedPeer {
     std::string address;      // "IP:PORT" as seen here
     std::string host, user, os_session, device, tool_version;
     uint32_t pid = 0;
+    int64_t accepted_ns = 0;  // the TCP connection was accepted (the handshake's start), this clock
 };
 
 class JoinListener {
@@ -49,7 +50,7 @@ public:
         uint32_t join_pings = 8;         // round trips measured before a peer counts as joined
         double resync_interval_s = 10;   // then this often, `resync_pings` round trips
         uint32_t resync_pings = 4;
-        double idle_timeout_s = 10;      // a joined peer not rendering that sends nothing this long is dropped
+        double idle_timeout_s = 10;      // a joined peer not rendering that leaves a PING unanswered this long is dropped
     };
     struct Callbacks {
         // An authenticated JOIN. Return the WELCOME to send (id and run settings; the mac is

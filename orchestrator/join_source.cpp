@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/clock.h"
+#include "common/duration.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "workloads/profile.h"
@@ -12,13 +13,6 @@
 namespace seatmark::orchestrator {
 
 namespace {
-
-std::string span_text(double s) {
-    char b[32];
-    if (s >= 60 && std::fmod(s, 60) == 0) std::snprintf(b, sizeof b, "%.0f min", s / 60);
-    else std::snprintf(b, sizeof b, "%.0f s", s);
-    return b;
-}
 
 std::string micros(int64_t ns) {
     char b[32];
@@ -58,8 +52,10 @@ JoinSessionSource::JoinSessionSource(SessionHost& host, const core::Plan& plan, 
 
 JoinSessionSource::~JoinSessionSource() { listener_->close(); }
 
-void JoinSessionSource::event(std::optional<uint32_t> session, const std::string& kind, const std::string& detail) {
+void JoinSessionSource::event(std::optional<uint32_t> session, const std::string& kind, const std::string& detail,
+                              const std::string& host) {
     store::EventRow e;
+    e.host = host;
     e.t_ns = now_ns();
     if (session) e.session_id = static_cast<int>(*session);
     e.kind = kind;
@@ -128,11 +124,13 @@ void JoinSessionSource::on_clock(uint64_t conn, const core::ClockOffset& c, bool
     }
     if (!first) return;
     p.ready = true;
+    host_.add_samples({{now_ns(), std::nullopt, "join", "handshake_ms", double(now_ns() - p.info.accepted_ns) * 1e-6, h}});
     const std::string who = p.info.role == join::Role::agent ? "agent" : "session";
     event(std::nullopt, who + "-joined",
           "host " + h + ", user " + p.info.user + ", OS session " + p.info.os_session + ", pid " +
               std::to_string(p.info.pid) + ", from " + p.info.address + ", clock offset " + micros(c.offset_ns) +
-              " +- " + micros(c.uncertainty_ns).substr(1) + " over " + std::to_string(c.samples) + " round trips");
+              " +- " + micros(c.uncertainty_ns).substr(1) + " over " + std::to_string(c.samples) + " round trips",
+          h);
     if (p.info.role == join::Role::agent) {
         agents_[h] = conn;
         set_agent(h, "agent", "agent joined from " + p.info.address);
@@ -158,7 +156,7 @@ void JoinSessionSource::set_agent(const std::string& h, const std::string& statu
     auto& hi = hosts_[h];
     hi.agent = status;
     host_.add_host(hi);
-    event(std::nullopt, status == "agent" ? "host-figures" : "host-figures-unavailable", "host " + h + ": " + detail);
+    event(std::nullopt, status == "agent" ? "host-figures" : "host-figures-unavailable", "host " + h + ": " + detail, h);
 }
 
 void JoinSessionSource::start_up_to(uint32_t n) {
@@ -170,11 +168,12 @@ void JoinSessionSource::start_up_to(uint32_t n) {
         want_ = n;
         want_since_ = now_ns();
     }
+    filling_ = true;
     fill();
 }
 
 void JoinSessionSource::fill() {
-    while (active() < want_ && !waiting_.empty() && !stopping_) {
+    while (filling_ && active() < want_ && !waiting_.empty() && !stopping_) {
         const uint64_t conn = waiting_.front();
         waiting_.pop_front();
         if (peers_.count(conn)) activate(conn);
@@ -190,12 +189,14 @@ void JoinSessionSource::activate(uint64_t conn) {
     conn_of_[s.id] = conn;
     if (!agents_.count(p.info.host) && unavailable_said_.insert(p.info.host).second) {
         event(std::nullopt, "host-figures-unavailable",
-              "host " + p.info.host + ": no seatmark agent has joined for it, so its CPU, memory and GPU figures are not recorded");
+              "host " + p.info.host + ": no seatmark agent has joined for it, so its CPU, memory and GPU figures are not recorded",
+              p.info.host);
     }
     event(s.id, "session-activated",
           "joined session from host " + p.info.host + " (user " + p.info.user + ", OS session " + p.info.os_session +
               ", pid " + std::to_string(p.info.pid) + "), clock offset " + micros(p.clock.offset_ns) + " +- " +
-              micros(p.clock.uncertainty_ns).substr(1));
+              micros(p.clock.uncertainty_ns).substr(1),
+          p.info.host);
     listener_->start(conn, join::Start{s.id, s.profile, profile_text(s.profile)});
     const int64_t t = now_ns();
     host_.add_samples({{t, static_cast<int>(s.id), "clock", "clock_offset_ns", double(p.clock.offset_ns), p.info.host},
@@ -206,12 +207,19 @@ void JoinSessionSource::activate(uint64_t conn) {
 uint32_t JoinSessionSource::active() const { return host_.sessions().active(); }
 
 // Not before the step has its count: with fewer, it waits (up to the join timeout, shortfall()).
-bool JoinSessionSource::ready() const { return active() >= want_ && host_.sessions().ready(); }
+// Once ready, the step's sessions are set: one that joins (or joins again after a cut) from now
+// on waits for the next step rather than entering a window already settled or open, as spawn mode
+// replaces failed sessions only when a step starts.
+bool JoinSessionSource::ready() const {
+    const bool r = active() >= want_ && host_.sessions().ready();
+    if (r) filling_ = false;
+    return r;
+}
 
 std::optional<std::string> JoinSessionSource::shortfall() const {
     const uint32_t have = active();
     if (have >= want_ || double(now_ns() - want_since_) * 1e-9 < plan_.join_timeout_s) return std::nullopt;
-    return std::to_string(have) + " of " + std::to_string(want_) + " sessions joined within " + span_text(plan_.join_timeout_s);
+    return std::to_string(have) + " of " + std::to_string(want_) + " sessions joined within " + format_duration(plan_.join_timeout_s);
 }
 
 void JoinSessionSource::stop_newest(uint32_t count) {
@@ -320,7 +328,7 @@ void JoinSessionSource::on_closed(uint64_t conn, const ConnectionEnd& end) {
         return;
     }
     if (!p.session) {
-        if (p.ready && !stopping_) event(std::nullopt, "session-left", "a waiting session from host " + p.info.host + " left: " + why);
+        if (p.ready && !stopping_) event(std::nullopt, "session-left", "a waiting session from host " + p.info.host + " left: " + why, p.info.host);
         return;
     }
     const uint32_t id = *p.session;

@@ -60,7 +60,9 @@ private:
     void set_agent(const std::string& host, const std::string& agent_status, const std::string& detail);
     void send_watch(const std::string& host);
     const std::string& profile_text(const std::string& profile);
-    void event(std::optional<uint32_t> session, const std::string& kind, const std::string& detail);
+    // An event row; `host`: the joined host it concerns ("": run-wide).
+    void event(std::optional<uint32_t> session, const std::string& kind, const std::string& detail,
+               const std::string& host = "");
 
     SessionHost& host_;
     const core::Plan& plan_;
@@ -78,6 +80,7 @@ private:
     uint32_t peer_count_ = 0;
     uint64_t refused_ = 0;
     bool stopping_ = false;
+    mutable bool filling_ = false;  // the step is starting: joined sessions are activated up to want_
     bool announced_ = false;
 };
 

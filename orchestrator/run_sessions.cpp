@@ -107,10 +107,10 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
         // (docs/store.md) for the report to show side by side.
         std::vector<store::SampleRow> lows;
         if (std::isfinite(b->low1_fps) && b->low1_fps > 0)
-            lows.push_back({s.last_seen_ns, static_cast<int>(id), "bye", "low1_fps", b->low1_fps});
+            lows.push_back({s.last_seen_ns, static_cast<int>(id), "bye", "low1_fps", b->low1_fps, s.host});
         if (std::isfinite(b->low1_min_fps) && b->low1_min_fps > 0) {
             s.low1_mangohud_fps = b->low1_min_fps;
-            lows.push_back({s.last_seen_ns, static_cast<int>(id), "bye", "low1_min_fps", b->low1_min_fps});
+            lows.push_back({s.last_seen_ns, static_cast<int>(id), "bye", "low1_min_fps", b->low1_min_fps, s.host});
         }
         if (!lows.empty()) store_->add_samples(std::move(lows));
         if (b->model_open_s > 0) s.model_open_ms = b->model_open_s * 1e3;

@@ -61,6 +61,7 @@ void Controller::window_opened(const StepContext& st, uint32_t repeat, int64_t) 
     si.repeat = static_cast<int>(repeat);
     si.target_sessions = static_cast<int>(st.target);
     si.started_ns = st.started_ns;
+    si.shortfall = st.shortfall;
     store_->begin_step(si);
 }
 
@@ -98,6 +99,7 @@ core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t
     core::StepJudge j;
     j.target = st.target;
     j.step_start_ns = st.started_ns;
+    j.shortfall = st.shortfall;
     j.default_sla = plan_.default_sla;
     j.sla_for = [this](const std::string& profile) -> const Sla& { return plan_.sla_for(profile); };
     j.frames = [this](uint32_t id, int64_t a, int64_t b) -> std::span<const FrameRecord> {

@@ -105,7 +105,10 @@ void StepMachine::poll() {
 std::optional<std::string> StepMachine::decided_now() {
     if (!step_) return std::nullopt;
     if (phase_ == Phase::starting)
-        if (auto why = sessions_.shortfall()) return *why;
+        if (auto why = sessions_.shortfall()) {
+            step_->shortfall = *why;  // judged as the step's first reason (core/step_rules.h)
+            return *why;
+        }
     const uint32_t failed = hooks_.step_failures();
     if (failed > times_.failures_allowed)
         return std::to_string(failed) + " session(s) failed, " + std::to_string(times_.failures_allowed) + " allowed";

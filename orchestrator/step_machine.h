@@ -29,6 +29,7 @@ struct StepContext {
     size_t index = 0;
     uint32_t target = 0;
     int64_t started_ns = 0;
+    std::string shortfall;  // why the source could not supply the step's sessions (SessionSource::shortfall)
 };
 
 // What the machine asks of the controller (or of a test's fake).

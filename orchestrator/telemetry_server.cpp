@@ -1,5 +1,6 @@
 #include "orchestrator/telemetry_server.h"
 
+#include "orchestrator/accept_loop.h"
 #include "orchestrator/cloexec.h"
 
 #include <sys/socket.h>
@@ -125,25 +126,12 @@ void TelemetryServer::close() {
 }
 
 void TelemetryServer::accept() {
-    acceptor_.async_accept([this, alive = alive_](boost::system::error_code ec, stream::socket s) {
-        if (!*alive || ec == asio::error::operation_aborted) return;
-        if (!ec) {
-            accept_failing_ = false;
-            mark_cloexec(s.native_handle());
-            std::make_shared<Connection>(std::move(s), cb_, alive_)->start();
-            accept();
-            return;
-        }
-        // Out of file descriptors (EMFILE) and the like: the pending connection stays queued, so
-        // accepting again at once would spin the event loop. Say it once, retry in 100 ms.
-        if (!accept_failing_ && cb_.closed)
-            cb_.closed(-1, {CloseReason::accept_failed, "cannot accept a session's connection: " + ec.message(), false});
-        accept_failing_ = true;
-        auto retry = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(100));
-        retry->async_wait([this, retry, alive](boost::system::error_code) {
-            if (*alive) accept();
+    accept_loop(
+        io_, acceptor_, alive_, accept_failing_,
+        [this](stream::socket s) { std::make_shared<Connection>(std::move(s), cb_, alive_)->start(); },
+        [this](const std::string& what) {
+            if (cb_.closed) cb_.closed(-1, {CloseReason::accept_failed, "cannot accept a session's connection: " + what, false});
         });
-    });
 }
 
 }  // namespace seatmark::orchestrator

@@ -50,6 +50,7 @@ void read_steps(RunAnalysis& a, const std::vector<store::StepRow>& rows) {
             s.idx = row.idx;
             s.target = static_cast<uint32_t>(row.target_sessions);
             s.started_ns = row.started_ns;
+            s.shortfall = row.shortfall;
             s.measured = true;
             a.steps.push_back(std::move(s));
         }

@@ -50,6 +50,7 @@ struct StepAnalysis {
     int idx = 0;
     uint32_t target = 0;
     int64_t started_ns = 0;         // the step began
+    std::string shortfall;          // join mode: why it could not get its sessions (steps.shortfall)
     int64_t ended_ns = 0;           // its last window was judged (or ended)
     int64_t measure_start_ns = 0;   // first window start
     int64_t measure_end_ns = 0;     // last window end

@@ -67,6 +67,7 @@ void judge_steps(std::vector<StepAnalysis>& steps, const JudgeInputs& in) {
         core::StepJudge judge;
         judge.target = s.target;
         judge.step_start_ns = s.started_ns;
+        judge.shortfall = s.shortfall;
         judge.default_sla = in.default_sla;
         judge.sla_for = in.sla_for;
         judge.frames = [&](uint32_t id, int64_t t0, int64_t t1) { return frames_between(in.frames, int(id), t0, t1); };

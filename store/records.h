@@ -73,6 +73,7 @@ struct StepInfo {
     int repeat = 0;            // measurement window repeat within the step, from 0
     int target_sessions = 0;   // sessions the step runs with
     int64_t started_ns = 0;
+    std::string shortfall;     // why the step could not get its sessions (join mode); "" when it could
 };
 
 struct StepEnd {  // end_step(): a measurement window closed and was judged; identifies it by (idx, repeat)

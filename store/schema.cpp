@@ -81,6 +81,8 @@ CREATE TABLE steps (
   ended_ns        INTEGER,              -- the step ended; NULL until then
   verdict         TEXT,                 -- 'pass' or 'fail' against the plan's service level; NULL: not judged
   detail          TEXT NOT NULL DEFAULT '',  -- why, e.g. the first service-level clause that failed
+  shortfall       TEXT NOT NULL DEFAULT '',  -- join mode: why the step could not get its sessions
+                                        -- ("27 of 30 sessions joined within 5 min"): its first reason
   PRIMARY KEY (run_id, idx, repeat)
 ) STRICT;
 

@@ -167,8 +167,9 @@ std::vector<HostRow> StoreReader::hosts() const {
 
 std::vector<StepRow> StoreReader::steps() const {
     Stmt s(db_,
-           "SELECT idx, repeat, target_sessions, started_ns, window_start_ns, window_end_ns, ended_ns,"
-           " verdict, detail FROM steps ORDER BY idx, repeat");
+           std::string("SELECT idx, repeat, target_sessions, started_ns, window_start_ns, window_end_ns, ended_ns,"
+                       " verdict, detail, ") +
+               (version_ >= 3 ? "shortfall" : "''") + " FROM steps ORDER BY idx, repeat");
     std::vector<StepRow> out;
     while (s.step()) {
         StepRow r;
@@ -181,6 +182,7 @@ std::vector<StepRow> StoreReader::steps() const {
         r.ended_ns = s.col_opt_int(6);
         r.verdict = s.col_opt_text(7);
         r.detail = s.col_text(8);
+        r.shortfall = s.col_text(9);
         out.push_back(std::move(r));
     }
     return out;

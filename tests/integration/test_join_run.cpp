@@ -9,9 +9,17 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <csignal>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -51,6 +59,41 @@ int64_t qi(const std::string& db, const std::string& sql) {
     return v.empty() ? -1 : std::stoll(v);
 }
 
+// For polling a database the run is writing: 0 while it is not there yet or busy.
+int64_t count_or_zero(const std::string& db, const std::string& sql) {
+    sqlite3* h = nullptr;
+    int64_t n = 0;
+    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return n;
+}
+
+// A dup (pidfd_getfd) of process `pid`'s TCP socket connected to 127.0.0.1:`port`; -1 if none.
+int tcp_socket_to(int pid, uint16_t port) {
+    const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd < 0) return -1;
+    int found = -1;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
+        const int mine = int(::syscall(SYS_pidfd_getfd, pidfd, std::stoi(e.path().filename().string()), 0));
+        if (mine < 0) continue;
+        sockaddr_in a{};
+        socklen_t len = sizeof a;
+        if (::getpeername(mine, reinterpret_cast<sockaddr*>(&a), &len) == 0 && a.sin_family == AF_INET &&
+            ntohs(a.sin_port) == port) {
+            found = mine;
+            break;
+        }
+        ::close(mine);
+    }
+    ::close(pidfd);
+    return found;
+}
+
 struct JoinRun {
     test::TempDir dir;
     uint16_t port = free_port();
@@ -81,10 +124,9 @@ TEST_CASE("join mode: two hosts, an agent on one, steps activate sessions in joi
     JoinRun r("join_timeout = \"60s\"\n[steps]\nlist = [1, 3]\nsettle = \"1s\"\nwindow = \"2s\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
     test::BackgroundProcess agent(r.agent("desk-a"));
     std::vector<std::unique_ptr<test::BackgroundProcess>> s;
-    for (const char* h : {"desk-a", "desk-b", "desk-a", "desk-b"}) {
-        s.push_back(std::make_unique<test::BackgroundProcess>(r.session(h)));
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a known join order
-    }
+    // Which process joins first is the scheduler's business: the checks read the join order
+    // back from the run's own events.
+    for (const char* h : {"desk-a", "desk-b", "desk-a", "desk-b"}) s.push_back(std::make_unique<test::BackgroundProcess>(r.session(h)));
     auto res = r.run->wait(120);
     INFO("run stderr: " << res.err);
     REQUIRE(res.exit_code == 0);
@@ -94,9 +136,20 @@ TEST_CASE("join mode: two hosts, an agent on one, steps activate sessions in joi
     CHECK(q(db, "SELECT status FROM runs") == "finished");
     // Activated in join order: step 1 one session, step 2 three; the fourth never.
     CHECK(qi(db, "SELECT COUNT(*) FROM sessions") == 3);
-    CHECK(q(db, "SELECT group_concat(host, ',') FROM (SELECT host FROM sessions ORDER BY id)") == "desk-a,desk-b,desk-a");
-    CHECK(qi(db, "SELECT pid FROM sessions WHERE id = 0") == s[0]->pid());
-    CHECK(qi(db, "SELECT pid FROM sessions WHERE id = 2") == s[2]->pid());
+    CHECK(qi(db, "SELECT COUNT(*) FROM events WHERE kind = 'session-joined'") == 4);
+    // "host H, user U, OS session S, pid P, ...": the pids in join order, then in activation order.
+    const std::string joined_pids =
+        q(db, "SELECT group_concat(p, ',') FROM (SELECT CAST(substr(detail, instr(detail, ', pid ') + 6) AS INTEGER) AS p"
+              " FROM events WHERE kind = 'session-joined' ORDER BY t_ns LIMIT 3)");
+    CHECK(joined_pids == q(db, "SELECT group_concat(pid, ',') FROM (SELECT pid FROM sessions ORDER BY id)"));
+    // Every activated session is one of the test's processes, on the host it named.
+    for (size_t i = 0; i < s.size(); ++i) {
+        const std::string host = i % 2 ? "desk-b" : "desk-a";
+        const int64_t n = qi(db, "SELECT COUNT(*) FROM sessions WHERE pid = " + std::to_string(s[i]->pid()));
+        CHECK(n <= 1);
+        if (n == 1) CHECK(q(db, "SELECT host FROM sessions WHERE pid = " + std::to_string(s[i]->pid())) == host);
+    }
+    CHECK(qi(db, "SELECT COUNT(DISTINCT host) FROM sessions") >= 1);
     CHECK(q(db, "SELECT group_concat(target_sessions, ',') FROM (SELECT DISTINCT idx, target_sessions FROM steps ORDER BY idx)") == "1,3");
     CHECK(qi(db, "SELECT COUNT(*) FROM verdicts WHERE repeat = -1 AND pass = 1") == 2);
     // Nothing lost: every frame each session counted arrived and is stored.
@@ -112,10 +165,15 @@ TEST_CASE("join mode: two hosts, an agent on one, steps activate sessions in joi
     CHECK(qi(db, "SELECT COUNT(*) FROM events WHERE kind = 'host-figures-unavailable' AND detail LIKE 'host desk-b:%'") >= 1);
     CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-a' AND metric = 'host_cpu_pct'") >= 2);
     CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-a' AND metric = 'core0_cpu_pct'") >= 2);
-    CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-b'") == qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-b' AND source = 'clock'"));
+    CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-b'") == qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-b' AND source IN ('clock', 'join', 'bye')"));
     // Per-process figures of desk-a's sessions, matched by pid; none of desk-b's.
-    CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-a' AND session_id = 0 AND metric = 'rss_bytes'") >= 1);
-    CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE session_id = 1 AND source != 'clock'") == 0);
+    // Every one of desk-a's sessions (the agent's WATCH lists them in no particular order).
+    CHECK(qi(db, "SELECT COUNT(*) FROM sessions s WHERE host = 'desk-a' AND NOT EXISTS (SELECT 1 FROM samples m WHERE"
+                 " m.session_id = s.id AND m.host = 'desk-a' AND m.metric = 'rss_bytes')") == 0);
+    CHECK(qi(db, "SELECT COUNT(*) FROM sessions WHERE host = 'desk-a'") >= 1);
+    // (Their own BYE figures, 'bye', they have: the session computed them.)
+    CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE source NOT IN ('clock', 'bye') AND session_id IN"
+                 " (SELECT id FROM sessions WHERE host = 'desk-b')") == 0);
     // The orchestrator's own /proc sampler did not sample joined sessions as its own.
     CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE host = '' AND session_id IS NOT NULL") == 0);
     // Clock offsets: one machine, so within the measured uncertainty (plus scheduling slack).
@@ -131,19 +189,29 @@ TEST_CASE("join mode: a step that cannot get its sessions in time fails with the
     CHECK(res.exit_code == 0);
     CHECK(one.wait(30).exit_code == 0);
     CHECK(q(r.db, "SELECT status FROM runs") == "finished");
-    CHECK(q(r.db, "SELECT pass FROM verdicts WHERE repeat = -1") == "0");
-    CHECK(q(r.db, "SELECT reason FROM verdict_reasons ORDER BY ord LIMIT 1").find("1 of 2 sessions joined within 2 s") !=
-          std::string::npos);
+    const std::string why = "1 of 2 sessions joined within 2 s";
+    CHECK(q(r.db, "SELECT pass FROM verdicts WHERE repeat = -1 AND host = ''") == "0");
+    CHECK(q(r.db, "SELECT shortfall FROM steps WHERE idx = 0") == why);
+    // The step's first reason, in the pooled verdict and its window's, as stored ...
+    CHECK(q(r.db, "SELECT reason FROM verdict_reasons WHERE host = '' AND repeat = -1 AND ord = 0") == why);
+    CHECK(q(r.db, "SELECT reason FROM verdict_reasons WHERE host = '' AND repeat = 0 AND ord = 0") == why);
+    // ... and as the report recomputes it: the same verdict, no disagreement.
+    auto rep = test::run_process(test::seatmark_argv({"report", r.db, "--out", r.dir.file("rep")}), 60);
+    INFO("report stderr: " << rep.err);
+    REQUIRE(rep.exit_code == 0);
+    const auto rj = nlohmann::json::parse(test::read_file(r.dir.file("rep/report.json")));
+    CHECK(rj["steps"][0]["reasons"][0] == why);
+    CHECK(rj["steps"][0]["agrees_with_stored"] == true);  // every figure and reason, window and step
+    CHECK(test::read_file(r.dir.file("rep/summary.md")).find(why) != std::string::npos);
 }
 
 TEST_CASE("join mode: strangers, faults and a lost agent are recorded with their reasons while the run goes on") {
-    JoinRun r("heartbeat_timeout = \"2s\"\njoin_timeout = \"60s\"\n[steps]\nlist = [4]\nsettle = \"1s\"\nwindow = \"8s\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
+    // failures = 10: the step goes on through every fault (with 0 the first would end it at once).
+    JoinRun r("heartbeat_timeout = \"2s\"\njoin_timeout = \"60s\"\n[steps]\nlist = [4]\nsettle = \"1s\"\nwindow = \"8s\"\n"
+              "[[mix]]\nprofile = \"ci-tiny\"\n[sla]\nfailures = 10\n");
     test::BackgroundProcess agent(r.agent("desk-a"));
     std::vector<std::unique_ptr<test::BackgroundProcess>> s;
-    for (int i = 0; i < 4; ++i) {
-        s.push_back(std::make_unique<test::BackgroundProcess>(r.session("desk-a")));
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
+    for (int i = 0; i < 4; ++i) s.push_back(std::make_unique<test::BackgroundProcess>(r.session("desk-a")));
     // Strangers while it runs: a wrong token, no token, garbage, an oversized message, a replayed
     // JOIN and 300 connections that never authenticate.
     asio::io_context io;
@@ -195,22 +263,40 @@ TEST_CASE("join mode: strangers, faults and a lost agent are recorded with their
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     }
-    // Faults inside the window: one killed, one stopped, and the agent disappears.
-    std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+    // Faults inside the window (its steps row is written when it opens): one killed, one
+    // stopped, one cut off (its socket shut down under it), and the agent disappears.
+    REQUIRE(test::wait_until(60, [&] { return count_or_zero(r.db, "SELECT COUNT(*) FROM steps") > 0; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    const int cut = tcp_socket_to(s[2]->pid(), r.port);
+    REQUIRE(cut >= 0);
     s[0]->signal(SIGKILL);
     s[1]->signal(SIGSTOP);
+    ::shutdown(cut, SHUT_RDWR);
+    ::close(cut);
     agent.signal(SIGKILL);
     auto res = r.run->wait(120);
     s[1]->signal(SIGCONT);
     INFO("run stderr: " << res.err);
     REQUIRE(res.exit_code == 0);
     const auto& db = r.db;
+    const auto first_of = [&](int i) { return "(SELECT MIN(id) FROM sessions WHERE pid = " + std::to_string(s[size_t(i)]->pid()) + ")"; };
     CHECK(q(db, "SELECT status FROM runs") == "finished");
-    CHECK(q(db, "SELECT end_reason FROM sessions WHERE pid = " + std::to_string(s[0]->pid())) == "disconnected");
-    CHECK(q(db, "SELECT end_reason FROM sessions WHERE pid = " + std::to_string(s[1]->pid())) == "hang");
-    CHECK(qi(db, "SELECT COUNT(*) FROM sessions WHERE end_reason = 'ok'") == 2);
-    // frames sent / stored / lost for the failures: the killed one counted by its last heartbeat.
-    CHECK(q(db, "SELECT detail FROM sessions WHERE pid = " + std::to_string(s[0]->pid())).find("without BYE") != std::string::npos);
+    CHECK(q(db, "SELECT end_reason FROM sessions WHERE id = " + first_of(0)) == "disconnected");
+    CHECK(q(db, "SELECT end_reason FROM sessions WHERE id = " + first_of(1)) == "hang");
+    CHECK(q(db, "SELECT end_reason FROM sessions WHERE id = " + first_of(2)) == "disconnected");
+    // The cut session stopped rendering and joined again, but waited: a settled step takes no
+    // newcomer (the next step would). The untouched one ended ok.
+    CHECK(qi(db, "SELECT COUNT(*) FROM sessions WHERE pid = " + std::to_string(s[2]->pid())) == 1);
+    CHECK(qi(db, "SELECT COUNT(*) FROM events WHERE kind = 'session-joined' AND detail LIKE '%pid " +
+                     std::to_string(s[2]->pid()) + ",%'") == 2);
+    CHECK(qi(db, "SELECT COUNT(*) FROM sessions WHERE end_reason = 'ok'") == 1);
+    // frames sent / stored / lost for the failures: counted by their last heartbeat.
+    for (int i : {0, 2}) {
+        CHECK(q(db, "SELECT detail FROM sessions WHERE id = " + first_of(i)).find("without BYE") != std::string::npos);
+        CHECK(qi(db, "SELECT frames_received FROM sessions WHERE id = " + first_of(i)) > 0);
+        CHECK(qi(db, "SELECT COUNT(*) FROM frames WHERE session_id = " + first_of(i)) ==
+              qi(db, "SELECT frames_received FROM sessions WHERE id = " + first_of(i)));
+    }
     auto refused = [&](const std::string& like) {
         return qi(db, "SELECT COUNT(*) FROM events WHERE kind = 'connection-refused' AND detail LIKE '%" + like + "%'");
     };
@@ -223,5 +309,5 @@ TEST_CASE("join mode: strangers, faults and a lost agent are recorded with their
     CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-a' AND source = 'proc' AND t_ns < " + std::to_string(lost_at)) > 0);
     CHECK(qi(db, "SELECT COUNT(*) FROM samples WHERE host = 'desk-a' AND source = 'proc' AND t_ns > " + std::to_string(lost_at)) == 0);
     CHECK(q(db, "SELECT agent FROM hosts WHERE hostname = 'desk-a'").rfind("none: agent disconnected", 0) == 0);
-    for (int i = 2; i < 4; ++i) CHECK(s[i]->wait(30).exit_code == 0);
+    for (int i = 2; i < 4; ++i) CHECK(s[size_t(i)]->wait(30).exit_code == 0);
 }

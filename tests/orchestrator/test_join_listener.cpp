@@ -271,3 +271,21 @@ TEST_CASE("a joined peer that goes silent while waiting is dropped and reported 
     CHECK(h.closed[0].second.detail.find("no answer for 1 s") != std::string::npos);
     CHECK(h.ready.empty());
 }
+
+TEST_CASE("a waiting peer that answers every re-sync stays joined well past the idle timeout") {
+    // A waiting session sends nothing between re-syncs: silence is counted from an unanswered
+    // PING, not from its last message (the re-sync interval equals the idle timeout here, as in
+    // a run with the defaults).
+    orchestrator::JoinListener::Options o;
+    o.idle_timeout_s = 0.5;
+    o.resync_interval_s = 0.5;
+    Harness h(o);
+    join::JoinPeer peer(peer_options(h, "sesame-0123456789"));
+    peer.join(join::local_identity("host-a"));
+    peer.run([](const join::JoinMessage&) {}, {});
+    REQUIRE(h.wait([&] { return !h.ready.empty(); }));
+    std::this_thread::sleep_for(3s);
+    std::lock_guard<std::mutex> l(h.mu);
+    CHECK(h.closed.empty());
+    CHECK(h.clocks.size() >= 4);  // the join-time estimate and re-syncs since
+}
