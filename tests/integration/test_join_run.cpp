@@ -207,7 +207,7 @@ TEST_CASE("join mode: a step that cannot get its sessions in time fails with the
 
 TEST_CASE("join mode: strangers, faults and a lost agent are recorded with their reasons while the run goes on") {
     // failures = 10: the step goes on through every fault (with 0 the first would end it at once).
-    JoinRun r("heartbeat_timeout = \"2s\"\njoin_timeout = \"60s\"\n[steps]\nlist = [4]\nsettle = \"1s\"\nwindow = \"8s\"\n"
+    JoinRun r("heartbeat_timeout = \"3s\"\njoin_timeout = \"60s\"\n[steps]\nlist = [4]\nsettle = \"1s\"\nwindow = \"8s\"\n"
               "[[mix]]\nprofile = \"ci-tiny\"\n[sla]\nfailures = 10\n");
     test::BackgroundProcess agent(r.agent("desk-a"));
     std::vector<std::unique_ptr<test::BackgroundProcess>> s;
