@@ -54,6 +54,13 @@ public:
         }
         flush();
     }
+    // Every frame that began before the returned time has been emitted: the begin of the oldest
+    // frame still in flight, or `now` when none is (HEARTBEAT's stamp, common/wire_protocol.h).
+    // Called on the thread that begins frames, so none is between its begin time and begin().
+    int64_t complete_through(int64_t now) const {
+        std::lock_guard<std::mutex> lock(mu_);
+        return next_emit_ < frames_.size() ? frames_[next_emit_].t_begin_ns : now;
+    }
     uint64_t emitted() const {
         std::lock_guard<std::mutex> lock(mu_);
         return next_emit_;

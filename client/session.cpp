@@ -102,20 +102,22 @@ std::function<void(const FrameRecord&)> with_telemetry(std::function<void(const 
 }
 
 // Render loop progress for HEARTBEAT, and the end of the session once telemetry is lost.
-void tick(TelemetrySender* t) {
+// `log` is null before any frame can begin (set-up steps).
+void tick(TelemetrySender* t, const FrameLog* log = nullptr) {
     if (!t) return;
-    t->alive();
+    const int64_t now = now_ns();
+    t->alive(log ? log->complete_through(now) : now);
     t->check();
 }
 
 PlayOptions play_options(const SessionOptions& opts, const workloads::Profile& prof, TelemetrySender* telemetry,
-                         float aspect) {
+                         const FrameLog& log, float aspect) {
     PlayOptions po;
     po.duration_s = prof.default_duration_s;
     po.cap_hz = opts.synthetic_fps > 0 ? opts.synthetic_fps : prof.render.frame_cap_hz;
     po.aspect = aspect;
     po.stop = [] { return stop_requested(); };
-    po.tick = [telemetry] { tick(telemetry); };
+    po.tick = [telemetry, &log] { tick(telemetry, &log); };
     return po;
 }
 
@@ -160,7 +162,7 @@ SessionResult run_synthetic(const SessionOptions& opts, SessionResult result,
     SyntheticSink sink(int64_t(opts.synthetic_cpu_ms * 1e6), [] { return stop_requested(); });
     FrameLog log(with_telemetry(std::move(on_frame), telemetry), !sink.presents());
     const double cpu0 = process_cpu_seconds();
-    PlayResult played = play_script(prof, ui, sink, log, play_options(opts, prof, telemetry, 4.0f / 3.0f));
+    PlayResult played = play_script(prof, ui, sink, log, play_options(opts, prof, telemetry, log, 4.0f / 3.0f));
     finish(result, log, played, cpu0);
     return result;
 }
@@ -311,7 +313,7 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     }
 
     VulkanSink sink(renderer, window.get());
-    PlayResult played = play_script(prof, ui, sink, log, play_options(opts, prof, telemetry, aspect));
+    PlayResult played = play_script(prof, ui, sink, log, play_options(opts, prof, telemetry, log, aspect));
     finish(result, log, played, cpu0);
     result.validation_messages = instance.validation_messages();
     return result;

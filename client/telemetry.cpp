@@ -60,6 +60,7 @@ struct TelemetrySender::Impl {
 
     std::atomic<bool> lost{false};
     std::atomic<uint64_t> ticks{0}, given{0}, sent{0};
+    std::atomic<int64_t> complete_ns{INT64_MIN};  // alive()'s stamp; released after the frames it covers were given
 
     void set_lost(std::string why) {
         std::lock_guard<std::mutex> lock(mu);
@@ -156,7 +157,9 @@ struct TelemetrySender::Impl {
                 uint64_t t = ticks.load(std::memory_order_relaxed);
                 if (t != last_ticks) {
                     last_ticks = t;
-                    wire::encode(out, wire::Heartbeat{now_ns(), given.load(std::memory_order_relaxed)});
+                    // The stamp first (acquire): every frame it covers is then counted in `given`.
+                    const int64_t through = complete_ns.load(std::memory_order_acquire);
+                    wire::encode(out, wire::Heartbeat{std::min(now_ns(), through), given.load(std::memory_order_relaxed)});
                 }
                 next_heartbeat = now + opt.heartbeat_interval;
             }
@@ -253,7 +256,7 @@ void TelemetrySender::start(const wire::Hello& hello) {
         check();
     }
     d.started = true;
-    alive();
+    alive(now_ns());  // no frame has begun yet
     d.thread = std::thread([&d] { d.run(); });
 }
 
@@ -272,7 +275,10 @@ void TelemetrySender::frame(const FrameRecord& r) {
     if (wake) d.cv.notify_one();
 }
 
-void TelemetrySender::alive() { impl_->ticks.fetch_add(1, std::memory_order_relaxed); }
+void TelemetrySender::alive(int64_t complete_through_ns) {
+    impl_->complete_ns.store(complete_through_ns, std::memory_order_release);
+    impl_->ticks.fetch_add(1, std::memory_order_relaxed);
+}
 
 void TelemetrySender::event(wire::EventKind kind, std::string text) {
     auto& d = *impl_;

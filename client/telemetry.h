@@ -57,8 +57,10 @@ public:
     // to a buffer under a lock. Dropped once the connection is lost.
     void frame(const FrameRecord& r);
     // The render loop made progress (frame submitted, think pause step, setup
-    // step): the next HEARTBEAT may go out. Without calls, no HEARTBEATs.
-    void alive();
+    // step): the next HEARTBEAT may go out, stamped `complete_through_ns` (every frame
+    // that began before it was given to frame(); FrameLog::complete_through). Without
+    // calls, no HEARTBEATs.
+    void alive(int64_t complete_through_ns);
     // Queued after every frame given so far; sent by the sender thread.
     void event(wire::EventKind kind, std::string text);
 

@@ -131,6 +131,10 @@ struct Frames {
 };
 
 struct Heartbeat {
+    // Complete through: every frame that began before t_ns is among frames_emitted. The sender
+    // stamps the begin time of its oldest frame still in flight, or the render loop's latest
+    // progress when none is (not simply "now": a slow frame begun before a window's end and not
+    // yet finished would otherwise be judged missing from it, which the report then counts).
     int64_t t_ns = 0;
     uint64_t frames_emitted = 0;
     bool operator==(const Heartbeat&) const = default;

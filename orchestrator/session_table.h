@@ -135,7 +135,9 @@ public:
     // Sessions whose failure ended them at or after t0 (the membership rule's failures of a step).
     uint32_t failures_since(int64_t t0) const;
     // Every running session that began before t has sent a frame that began at or after t, or
-    // (in a think pause) a heartbeat stamped a second past it with every frame it counted received.
+    // (in a think pause) a heartbeat stamped a second past it with every frame it counted received
+    // (the stamp is "complete through": no frame begun before it is still in flight; the second
+    // is a margin for sessions of older builds, which stamped the send time).
     bool telemetry_past(int64_t t) const;
     std::vector<core::SessionSpan> spans() const;
     uint64_t lost_total() const { return lost_total_; }

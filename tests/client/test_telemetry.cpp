@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "client/frame_log.h"
 #include "client/telemetry.h"
 #include "common/clock.h"
 #include "common/errors.h"
@@ -349,7 +350,7 @@ TEST_CASE("telemetry sender: heartbeats only while the render loop marks progres
     CHECK(after_start <= 1);
     CHECK(hung == after_start);
     for (int i = 0; i < 40; ++i) {  // a live render loop, 800 ms
-        sender.alive();
+        sender.alive(now_ns());
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     size_t live = count_beats(server);
@@ -357,6 +358,49 @@ TEST_CASE("telemetry sender: heartbeats only while the render loop marks progres
     CHECK(sender.finish(wire::Bye{}));
     REQUIRE(server.wait_closed(10));
     CHECK_FALSE(sender.lost());
+}
+
+TEST_CASE("telemetry sender: a heartbeat is stamped no later than the oldest frame still in flight") {
+    // The orchestrator judges a window once a heartbeat says every frame begun before its end was
+    // counted; a slow frame begun before the end and not finished must hold the stamp back.
+    TempDir dir;
+    const std::string sock = dir.file("s.sock");
+    TestServer server(sock);
+    client::TelemetrySender::Options o;
+    o.heartbeat_interval = std::chrono::milliseconds(50);
+    client::TelemetrySender sender(o);
+    sender.connect(sock);
+    sender.start(test_hello());
+    client::FrameLog log([&](const FrameRecord& r) { sender.frame(r); });
+    FrameRecord r{};
+    r.t_begin_ns = now_ns();
+    const uint64_t seq = log.begin(r, -1);  // in flight: no cpu, present or fence yet
+    const int64_t in_flight_since = r.t_begin_ns;
+    for (int i = 0; i < 10; ++i) {
+        sender.alive(log.complete_through(now_ns()));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    log.set_cpu(seq, 1000);
+    log.complete(client::FrameDone{seq, now_ns(), -1});  // emitted now
+    const int64_t after = now_ns();
+    for (int i = 0; i < 10; ++i) {
+        sender.alive(log.complete_through(now_ns()));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(sender.finish(wire::Bye{}));
+    REQUIRE(server.wait_closed(10));
+    auto beats = all_of<wire::Heartbeat>(server.messages());
+    REQUIRE(beats.size() >= 3);
+    bool held = false, moved_on = false;
+    for (const auto& b : beats) {
+        if (b.frames_emitted == 0) {
+            CHECK(b.t_ns <= in_flight_since);
+            held = true;
+        }
+        if (b.frames_emitted == 1 && b.t_ns >= after) moved_on = true;
+    }
+    CHECK(held);
+    CHECK(moved_on);
 }
 
 TEST_CASE("telemetry sender: frames in batches, events after the frames before them, BYE counts them all") {
