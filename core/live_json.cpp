@@ -211,6 +211,7 @@ json state_json(const LiveState& s, int64_t mono_start_ns, const std::deque<Live
     json sessions = json::array();
     for (const auto& x : s.sessions) {
         sessions.push_back({{"id", x.id},
+                            {"host", x.host.empty() ? s.host : x.host},
                             {"profile", x.profile},
                             {"pid", x.pid},
                             {"state", x.state},
@@ -238,6 +239,16 @@ json state_json(const LiveState& s, int64_t mono_start_ns, const std::deque<Live
                                            {"arrivals", e->arrivals}};
     }
     j["sessions"] = std::move(sessions);
+    json hosts = json::array();
+    for (const auto& h : s.hosts)
+        hosts.push_back({{"name", h.name},
+                         {"rank", h.rank},
+                         {"status", h.status},
+                         {"clock_offset_ns", h.clock_offset_ns},
+                         {"clock_uncertainty_ns", h.clock_uncertainty_ns},
+                         {"sessions_running", h.sessions_running},
+                         {"summary_age_s", number_or_null(h.summary_age_s)}});
+    j["hosts"] = std::move(hosts);
     json events = json::array();
     for (const auto& e : recent_events) events.push_back(event_json(e));
     j["events"] = std::move(events);
@@ -289,6 +300,7 @@ LiveState state_from_json(const json& j) {
         for (const auto& x : *it) {
             LiveSession ss;
             ss.id = integer<uint32_t>(x, "id");
+            ss.host = text(x, "host");
             ss.profile = text(x, "profile");
             ss.pid = integer<int64_t>(x, "pid");
             ss.state = text(x, "state");
@@ -318,6 +330,18 @@ LiveState state_from_json(const json& j) {
                 ss.endpoint = std::move(ep);
             }
             s.sessions.push_back(std::move(ss));
+        }
+    if (auto it = j.find("hosts"); it != j.end() && it->is_array())
+        for (const auto& x : *it) {
+            LiveHost h;
+            h.name = text(x, "name");
+            h.rank = integer<int>(x, "rank");
+            h.status = text(x, "status");
+            h.clock_offset_ns = integer<int64_t>(x, "clock_offset_ns");
+            h.clock_uncertainty_ns = integer<int64_t>(x, "clock_uncertainty_ns");
+            h.sessions_running = integer<uint32_t>(x, "sessions_running");
+            h.summary_age_s = num(x, "summary_age_s", nan);
+            s.hosts.push_back(std::move(h));
         }
     return s;
 }

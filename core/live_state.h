@@ -26,7 +26,8 @@ struct LiveEndpoint {
 };
 
 struct LiveSession {
-    uint32_t id = 0;
+    uint32_t id = 0;            // unique on its host (a pool's hosts each number from 0)
+    std::string host;           // the host it runs on ("" : the run's host)
     std::string profile;
     int64_t pid = 0;
     std::string state;          // "starting", "running", "stopping", or the end reason: "ok", "crash", "hang", ...
@@ -51,6 +52,17 @@ struct LiveStep {
     std::string reason;         // first reason it failed, "" when it passed
 };
 
+// One host of a pool run, as rank 0 sees it (a single-host run lists none).
+struct LiveHost {
+    std::string name;
+    int rank = 0;
+    std::string status = "ok";          // "ok", "lost", "idle" (a scaling series runs on fewer hosts)
+    int64_t clock_offset_ns = 0;        // its monotonic clock + this = rank 0's
+    int64_t clock_uncertainty_ns = 0;   // +- of that offset (0: rank 0 itself)
+    uint32_t sessions_running = 0;      // as of its last summary
+    double summary_age_s = 0;           // since that summary reached rank 0 (NaN: none yet)
+};
+
 struct LiveState {
     std::string plan, db_path, host;
     std::string status = "running";    // running, stopping, finished, aborted
@@ -64,7 +76,8 @@ struct LiveState {
     double host_cpu_pct = 0, host_mem_used_bytes = 0, host_mem_total_bytes = 0;
     double gpu_util_pct = 0, gpu_mem_used_bytes = 0, gpu_mem_total_bytes = 0;  // NaN without GPU samples
     std::string gpu_backend;           // "nvml", "drm", "software", "none"
-    std::vector<LiveSession> sessions;
+    std::vector<LiveSession> sessions;  // a pool run: every host's (rank 0 serves the pool)
+    std::vector<LiveHost> hosts;        // a pool run: by rank; empty for a single host
     std::vector<LiveStep> finished_steps;
     uint64_t frames_stored = 0, frames_lost = 0;
 };

@@ -268,6 +268,27 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
         p.pool.sync_timeout_s = pool->duration("sync_timeout", Range::closed(0.1, 3600)).value_or(p.pool.sync_timeout_s);
         pool->finish();
     }
+    if (auto scaling = root.table("scaling")) {
+        const toml::node* n = scaling->node("hosts");
+        if (!n) scaling->require("hosts", "the pool sizes to ramp on, in order, e.g. hosts = [1, 2, 4]");
+        p.pool.scaling_where = toml_util::where(source, n->source());
+        const auto* arr = n->as_array();
+        if (!arr || arr->empty()) scaling->fail("hosts", "a non-empty array of host counts such as [1, 2, 4]");
+        for (const auto& el : *arr) {
+            const auto* iv = el.as_integer();
+            const std::optional<int64_t> v = iv ? std::optional<int64_t>(iv->get()) : std::nullopt;
+            if (!v || *v < 1 || *v > 65536)
+                throw InputError(toml_util::where(source, el.source()) +
+                                 "key 'scaling.hosts': expected host counts from 1 to 65536, got " + toml_util::describe(el));
+            if (!p.pool.scaling_hosts.empty() && static_cast<uint32_t>(*v) <= p.pool.scaling_hosts.back())
+                throw InputError(toml_util::where(source, el.source()) +
+                                 "key 'scaling.hosts': expected strictly increasing counts, got " + std::to_string(*v) +
+                                 " after " + std::to_string(p.pool.scaling_hosts.back()));
+            p.pool.scaling_hosts.push_back(static_cast<uint32_t>(*v));
+        }
+        if (adaptive) scaling->fail("hosts", "a linear [steps] list: a scaling series repeats the ramp on each pool size");
+        scaling->finish();
+    }
 
     auto mix = root.tables("mix");
     if (mix.empty()) root.require("mix", "at least one [[mix]] table with profile = \"NAME\"");
@@ -324,14 +345,21 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
 }
 
 std::string pool_plan_problem(const Plan& plan, uint32_t hosts) {
+    if (!plan.pool.scaling_hosts.empty() && plan.pool.scaling_hosts.back() > hosts)
+        return plan.pool.scaling_where + "[scaling] hosts wants a pool of " +
+               std::to_string(plan.pool.scaling_hosts.back()) + " hosts, but this run has " + std::to_string(hosts) +
+               " rank(s): start as many ranks (mpirun -np " + std::to_string(plan.pool.scaling_hosts.back()) +
+               ") or drop the larger sizes from the series";
     if (plan.pool.placement != Placement::depth_first) return "";
-    const uint64_t room = uint64_t(plan.pool.max_sessions_per_host) * hosts;
-    for (size_t i = 0; i < plan.steps.size(); ++i)
-        if (plan.steps[i] > room)
-            return plan.pool.where + "[pool] max_sessions_per_host = " + std::to_string(plan.pool.max_sessions_per_host) +
-                   " on " + std::to_string(hosts) + " host(s) holds " + std::to_string(room) + " sessions, but step " +
-                   std::to_string(i + 1) + " wants " + std::to_string(plan.steps[i]) +
-                   ": raise max_sessions_per_host, add hosts, or use placement = \"breadth-first\"";
+    for (uint32_t h : plan.pool.series(hosts)) {
+        const uint64_t room = uint64_t(plan.pool.max_sessions_per_host) * h;
+        for (size_t i = 0; i < plan.steps.size(); ++i)
+            if (plan.steps[i] > room)
+                return plan.pool.where + "[pool] max_sessions_per_host = " + std::to_string(plan.pool.max_sessions_per_host) +
+                       " on " + std::to_string(h) + " host(s) holds " + std::to_string(room) + " sessions, but step " +
+                       std::to_string(i + 1) + " wants " + std::to_string(plan.steps[i]) +
+                       ": raise max_sessions_per_host, add hosts, or use placement = \"breadth-first\"";
+    }
     return "";
 }
 
@@ -364,6 +392,19 @@ latency_p95_ms = 100
 stutter_pct = 5
 failures = 0
 )";
+}
+
+std::string demo_pool_plan_text(uint32_t hosts, bool quick) {
+    const std::string h = std::to_string(hosts);
+    return "# The plan `seatmark demo --hosts " + h + "` runs: ci-tiny sessions, the ramp on 1 host and then on " + h +
+           ",\n# so the report shows the scaling efficiency E(" + h + ").\n"
+           "name = \"demo-pool\"\n\n[run]\nstop = \"max\"\nheartbeat_timeout = \"10s\"\n\n[steps]\n" +
+           (quick ? "list = [" + h + "]\nsettle = \"1s\"\nwindow = \"2s\"\n"
+                  : std::string("list = [" + std::to_string(hosts) + ", " + std::to_string(2 * hosts) + ", " +
+                                std::to_string(3 * hosts) + "]\nsettle = \"4s\"\nwindow = \"10s\"\n")) +
+           "\n[[mix]]\nprofile = \"ci-tiny\"\n\n[sla]\np95_interval_ms = 33.3\nlow1_fps = 20\nlatency_p95_ms = 100\n"
+           "stutter_pct = 5\nfailures = 0\n\n[pool]\nplacement = \"breadth-first\"\nsync_timeout = \"10s\"\n\n"
+           "[scaling]\nhosts = [1, " + h + "]\n";
 }
 
 }  // namespace seatmark::core

@@ -64,6 +64,14 @@ struct PoolPlan {
     uint32_t max_sessions_per_host = 0;  // depth-first: the most sessions one host takes (0: none given)
     double sync_timeout_s = 30;          // longest wait for another host beyond what its work takes
     std::string where;                   // "plan.toml:LINE:COL: " of [pool] (or the file), for messages
+    // [scaling] hosts = [1, 2, 4]: the ramp runs on the first 1, then 2, then 4 hosts of the pool
+    // (the others idle), so E(H) comes from one run. Empty: one ramp on every host.
+    std::vector<uint32_t> scaling_hosts;
+    std::string scaling_where;           // "plan.toml:LINE:COL: " of [scaling] hosts
+    // The pool sizes the ramp runs on: the series, or {hosts} without one.
+    std::vector<uint32_t> series(uint32_t hosts) const {
+        return scaling_hosts.empty() ? std::vector<uint32_t>{hosts} : scaling_hosts;
+    }
 };
 
 struct Plan {
@@ -99,8 +107,9 @@ struct Plan {
     double planned_seconds() const;
 };
 
-// Why a pool of `hosts` hosts cannot run the plan ("" when it can): depth-first placement with too
-// small a max_sessions_per_host for a step, naming the plan's file:line.
+// Why a pool of `hosts` hosts cannot run the plan ("" when it can): a [scaling] series wanting more
+// hosts than the pool has, depth-first placement with too small a max_sessions_per_host for a step
+// (on any pool size of the series), naming the plan's file:line.
 std::string pool_plan_problem(const Plan& plan, uint32_t hosts);
 
 // Parses a plan; `source` names it in messages; relative profile paths resolve against `base_dir`.
@@ -110,5 +119,8 @@ Plan load_plan(const std::string& path);
 
 // The built-in plan `seatmark demo` runs: ci-tiny sessions, steps 1, 2, 4, 6, 8, short windows.
 std::string_view demo_plan_text();
+// The plan `seatmark demo --hosts H` runs: a scaling series on 1 and H hosts (steps 2, 4, 6 of
+// the pool, breadth-first). `quick`: one step of H sessions, 1 s settle, 2 s window (to see it work).
+std::string demo_pool_plan_text(uint32_t hosts, bool quick);
 
 }  // namespace seatmark::core

@@ -34,6 +34,14 @@ bool launched_by_mpi() {
     return false;
 }
 
+std::string srun_without_mpi() {
+    const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
+    if (launched_by_mpi() || !tasks || !std::getenv("SLURM_PROCID") || std::atoi(tasks) < 2) return "";
+    return std::string("this is task ") + std::getenv("SLURM_PROCID") + " of " + tasks +
+           " of an srun step without an MPI plugin, so the tasks cannot form a pool: start it with "
+           "srun --mpi=pmix (Open MPI here speaks PMIx; or set MpiDefault=pmix in slurm.conf)";
+}
+
 PoolComm::PoolComm(int* argc, char*** argv) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);

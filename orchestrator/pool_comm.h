@@ -16,6 +16,11 @@ namespace seatmark::orchestrator {
 // True when this process is an MPI rank (mpirun, srun with PMI/PMIx set the environment).
 bool launched_by_mpi();
 
+// Not "": this is one task of several of an srun step that started it without an MPI plugin
+// (Slurm's MpiDefault=none), so the tasks cannot find each other; the message says to give
+// srun --mpi=pmix (the PMI Debian's Open MPI speaks). Each task would otherwise run alone.
+std::string srun_without_mpi();
+
 // Message tags: one per kind of exchange, so a late message of one kind is never read as another.
 enum PoolTag : int {
     tag_hello = 1,   // start-up: host name, asset check
@@ -27,6 +32,7 @@ enum PoolTag : int {
     tag_continue,    // the planner's collective: does the ramp go on
     tag_db,          // a host's database, in chunks
     tag_bye,         // rank 0 merged: ranks may exit
+    tag_live,        // a rank's live summary for rank 0's live API (orchestrator/pool_live.h)
 };
 
 class PoolComm {

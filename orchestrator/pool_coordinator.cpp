@@ -191,22 +191,37 @@ void MpiCoordinator::poll() {
 
 SharePlanner::SharePlanner(PoolComm& comm, PoolView& view, const core::Plan& plan)
     : comm_(comm), view_(view), plan_(plan),
+      series_(plan.pool.series(static_cast<uint32_t>(view.members.size()))),
       inner_(plan.steps, plan.repeats, plan.stop == core::StopRule::first_failure),
       // A host judges its step once its sessions' telemetry is in (backstop: heartbeat timeout + 5 s).
       timeout_s_(plan.pool.sync_timeout_s + plan.heartbeat_timeout_s + 5) {}
 
 uint32_t SharePlanner::share_of(uint32_t count) const {
-    auto shares = core::place_sessions(count, static_cast<uint32_t>(view_.members.size()), plan_.pool.placement,
-                                       plan_.pool.max_sessions_per_host);
+    const uint32_t h = series_.at(series_at_);
+    if (static_cast<uint32_t>(view_.self) >= h) return 0;  // idle while the series runs on fewer hosts
+    auto shares = core::place_sessions(count, h, plan_.pool.placement, plan_.pool.max_sessions_per_host);
     return shares.at(static_cast<size_t>(view_.self));
 }
 
-std::optional<uint32_t> SharePlanner::first() {
-    auto c = inner_.first();
-    if (!c) return std::nullopt;
-    totals_.push_back(*c);
-    return share_of(*c);
+std::optional<uint32_t> SharePlanner::step_hosts(size_t index) const {
+    if (index >= hosts_.size()) return std::nullopt;
+    return hosts_[index];
 }
+
+std::optional<uint32_t> SharePlanner::step_total(size_t index) const {
+    if (index >= totals_.size()) return std::nullopt;
+    return totals_[index];
+}
+
+std::optional<uint32_t> SharePlanner::take(std::optional<uint32_t> count) {
+    if (!count) return std::nullopt;
+    const uint32_t h = series_.at(series_at_);
+    totals_.push_back(core::pool_total(*count, h, plan_.pool.placement));
+    hosts_.push_back(h);
+    return share_of(*count);
+}
+
+std::optional<uint32_t> SharePlanner::first() { return take(inner_.first()); }
 
 bool SharePlanner::more_windows(uint32_t closed, std::span<const core::StepVerdict> judged) {
     return inner_.more_windows(closed, judged);  // the same on every host: the plan's repeats
@@ -269,15 +284,23 @@ bool SharePlanner::pool_passed(bool mine) {
 
 std::optional<uint32_t> SharePlanner::next(std::span<const StepRecord> done) {
     // The pool's verdict of the step replaces this host's, so every host takes the same next step.
-    const bool pooled = pool_passed(!done.empty() && done.back().verdict.pass);
+    // A host idle in the step (share 0) takes no part in its verdict.
+    const bool idle = !done.empty() && done.back().target == 0;
+    const bool pooled = pool_passed(idle || (!done.empty() && done.back().verdict.pass));
     if (view_.any_lost()) return std::nullopt;
-    std::vector<StepRecord> recs(done.begin(), done.end());
+    // The current pool size's ramp sees only its own steps, with the pool's totals and verdict.
+    std::vector<StepRecord> recs(done.begin() + static_cast<std::ptrdiff_t>(std::min(series_first_step_, done.size())),
+                                 done.end());
     if (!recs.empty()) recs.back().verdict.pass = pooled;
-    for (size_t i = 0; i < recs.size() && i < totals_.size(); ++i) recs[i].target = totals_[i];
-    auto c = inner_.next(recs);
-    if (!c) return std::nullopt;
-    totals_.push_back(*c);
-    return share_of(*c);
+    for (size_t i = 0; i < recs.size(); ++i)
+        if (series_first_step_ + i < totals_.size()) recs[i].target = totals_[series_first_step_ + i];
+    if (auto c = inner_.next(recs)) return take(c);
+    if (series_at_ + 1 >= series_.size()) return std::nullopt;
+    // The next pool size: the ramp again from its first step, on more hosts.
+    ++series_at_;
+    series_first_step_ = done.size();
+    inner_ = LinearPlanner(plan_.steps, plan_.repeats, plan_.stop == core::StopRule::first_failure);
+    return take(inner_.first());
 }
 
 }  // namespace seatmark::orchestrator

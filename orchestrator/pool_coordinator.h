@@ -73,25 +73,36 @@ private:
 
 // The pool's ramp for one host: the plan's counts are the pool's totals, placed on the hosts by
 // the plan's [pool] placement; this host runs its share. Whether the ramp goes on is decided by
-// the pool (a step passes when every host passed it), so all hosts take the same steps.
+// the pool (a step passes when every host that took part passed it), so all hosts take the same
+// steps. With a scaling series ([scaling] hosts = [1, 2, 4]) the ramp runs once per pool size on
+// the first H ranks; the others take the same steps with a share of 0 (idle, still meeting the
+// coordinator) and vote pass.
 class SharePlanner final : public StepPlanner {
 public:
     SharePlanner(PoolComm& comm, PoolView& view, const core::Plan& plan);
     std::optional<uint32_t> first() override;
     bool more_windows(uint32_t closed, std::span<const core::StepVerdict> judged) override;
     std::optional<uint32_t> next(std::span<const StepRecord> done) override;
-    size_t planned_steps() const override { return inner_.planned_steps(); }
+    size_t planned_steps() const override { return plan_.steps.size() * series_.size(); }
 
-    uint32_t share_of(uint32_t pool_total) const;
+    uint32_t share_of(uint32_t pool_total) const;  // this host's, on the current pool size
+    // The pool size (hosts taking part) and the pool's total of step `index` (0-based, taken so far).
+    std::optional<uint32_t> step_hosts(size_t index) const;
+    std::optional<uint32_t> step_total(size_t index) const;
 
 private:
     bool pool_passed(bool mine);  // every live host passed; false on a lost host
+    std::optional<uint32_t> take(std::optional<uint32_t> count);  // records the step, returns the share
 
     PoolComm& comm_;
     PoolView& view_;
     const core::Plan& plan_;
-    LinearPlanner inner_;
+    std::vector<uint32_t> series_;  // the pool sizes, in order
+    size_t series_at_ = 0;          // which one runs now
+    size_t series_first_step_ = 0;  // the step index where it began
+    LinearPlanner inner_;           // the ramp on the current pool size
     std::vector<uint32_t> totals_;  // the pool totals taken so far
+    std::vector<uint32_t> hosts_;   // the pool size of each step taken so far
     double timeout_s_;
 };
 

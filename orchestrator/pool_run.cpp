@@ -13,7 +13,10 @@
 #include "common/exit_codes.h"
 #include "core/clock_offset.h"
 #include "orchestrator/asset_check.h"
+#include "core/live_json.h"
+#include "orchestrator/live_api.h"
 #include "orchestrator/pool_coordinator.h"
+#include "orchestrator/pool_live.h"
 #include "orchestrator/pool_startup.h"
 #include "store/merge.h"
 #include "store/store_reader.h"
@@ -53,7 +56,25 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
     const std::string host = pool_host_name(args.host_name, rank);
     const std::string merged = args.db.empty() ? plan.db_path : args.db;
 
-    PoolView view = pool_startup(comm, plan, host, merged);  // throws InputError alike on every rank
+    // Rank 0 serves the live API for the whole pool; the others send it their summaries.
+    std::unique_ptr<LiveApi> api;
+    std::string api_problem;
+    if (rank == 0 && args.listen != "off") {
+        LiveApiOptions lo;
+        lo.listen = args.listen;
+        lo.token = args.token;
+        lo.plan_json = core::json_text(core::plan_json(plan));
+        try {
+            api = std::make_unique<LiveApi>(lo);  // bound before anything starts, as a single host's
+        } catch (const InputError& e) {
+            api_problem = std::string("pool: rank 0's live API: ") + e.what();
+        }
+    }
+    PoolView view = pool_startup(comm, plan, host, merged, api_problem);  // throws InputError alike on every rank
+    if (api) {
+        if (!api->note().empty()) say(args, rank, "live API: " + api->note());
+        say(args, rank, "live API for the whole pool on " + api->url() + " (watch it: seatmark monitor " + api->url() + ")");
+    }
     if (rank == 0)
         for (size_t k = 0; k < view.members.size(); ++k)
             say(args, rank, "host " + view.members[k].host + " (rank " + std::to_string(k) + "): clock offset " +
@@ -76,18 +97,35 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
     info.pool_id = view.pool_id;
     info.other_hosts = [&view, rank] { return other_host_rows(view, rank); };
     info.host_lost = [&view] { return view.any_lost(); };
+    info.step_hosts = [&planner](size_t index) { return planner.step_hosts(index); };
+
+    PoolLiveHub hub(api.get(), comm, view);
+    PoolLiveRelay relay(comm);
 
     RunOptions o;
+    o.live = rank == 0 ? static_cast<LiveObserver*>(&hub) : &relay;
     o.db_path = host_db_path(merged, host);
     o.quiet = args.quiet || rank != 0;
     o.coordinator = &coordinator;
     o.planner = &planner;
     o.pool = &info;
+    o.extra_session_args = args.extra_session_args;
+    o.session_exe = args.session_exe;
     RunOutcome r = run_plan(plan, o);
+    if (args.outcome) *args.outcome = r;
     say(args, rank, "run " + r.status + "; database " + r.db_path);
 
     // The databases travel to rank 0 and are merged there; a lost host's is left on its disk.
     int rc = r.status == "finished" ? exit_code::ok : exit_code::failure;
+    if (r.status == "aborted") {
+        // Stopped by a signal (the launcher ending the job) or a failed database: no transfer,
+        // the other ranks may be gone already. The file is complete up to the stop.
+        say(args, rank, "this host's database stays at " + r.db_path +
+                            "; merge the hosts' files with `seatmark merge` (hosts without one are reported lost)");
+        std::fflush(nullptr);
+        comm.abandon();
+        ::_exit(rc);
+    }
     if (view.members[0].lost) {
         say(args, rank, "rank 0 was lost: this host's database stays at " + r.db_path +
                             "; merge the survivors' files with `seatmark merge`");
@@ -103,6 +141,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
             std::string got = fs::path(parts) / (view.members[static_cast<size_t>(k)].host + ".db");
             if (receive_database(comm, view, k, got, sync)) files.push_back(got);
         }
+        hub.drain();  // the ranks' last summaries: none is left unreceived at MPI_Finalize
         store::MergeOptions mo;
         mo.overwrite = true;
         if (!args.quiet) mo.progress = [&](const std::string& line) { say(args, rank, line); };
@@ -114,13 +153,30 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
                 const char b = 1;
                 comm.send(k, tag_bye, &b, 1, now_ns() + 5'000'000'000);
             }
-        if (args.json)
-            std::printf("{\"db\": \"%s\", \"status\": \"%s\", \"hosts\": %zu}\n", merged.c_str(),
-                        std::string(store::to_string(m.status)).c_str(), m.hosts.size());
-        else
+        const auto scaling = store::StoreReader(merged).scaling();
+        auto efficiency = [](const store::ScalingRow& s) {
+            char b[32];
+            if (s.efficiency) std::snprintf(b, sizeof b, "%.3f", *s.efficiency);
+            else std::snprintf(b, sizeof b, "null");
+            return std::string(b);
+        };
+        if (args.json) {
+            std::string rows;
+            for (const auto& s : scaling)
+                rows += std::string(rows.empty() ? "" : ", ") + "{\"hosts\": " + std::to_string(s.hosts) +
+                        ", \"max_sessions\": " + std::to_string(s.max_sessions) + ", \"efficiency\": " + efficiency(s) + "}";
+            std::printf("{\"db\": \"%s\", \"status\": \"%s\", \"hosts\": %zu, \"scaling\": [%s]}\n", merged.c_str(),
+                        std::string(store::to_string(m.status)).c_str(), m.hosts.size(), rows.c_str());
+        } else {
             std::printf("pool run %s on %zu host(s); max density %lld sessions; database %s\n",
                         std::string(store::to_string(m.status)).c_str(), m.hosts.size(),
                         static_cast<long long>(m.max_density.value_or(0)), merged.c_str());
+            if (scaling.size() > 1)
+                for (const auto& s : scaling)
+                    std::printf("  on %d host(s): max %lld sessions, E(%d) = %s%s\n", s.hosts,
+                                static_cast<long long>(s.max_sessions), s.hosts, efficiency(s).c_str(),
+                                s.complete ? "" : " (a host was lost)");
+        }
         if (m.status != store::RunStatus::finished) rc = exit_code::failure;
     }
     if (view.any_lost()) {

@@ -4,6 +4,7 @@
 // coordinator and the pool's ramp, and at the end every host's database sent to rank 0 in
 // chunks and merged (store/merge.h). docs/design.md ("Multi-host") describes the whole.
 #include <string>
+#include <vector>
 
 #include "core/plan.h"
 #include "orchestrator/run_controller.h"
@@ -15,6 +16,9 @@ struct PoolArgs {
     std::string db;         // the merged database (rank 0); each host writes DB-stem.HOST.db beside it
     bool quiet = false, json = false;
     std::string listen, token;  // rank 0's live API
+    std::vector<std::string> extra_session_args;  // e.g. --synthetic-fps N (benchmarks)
+    std::string session_exe;                      // "" : seatmark-session beside this binary
+    RunOutcome* outcome = nullptr;                // when set: this rank's run, as run_plan returned it
 };
 
 // Runs this rank's share of the plan; returns the exit code. Throws InputError (exit 2) for

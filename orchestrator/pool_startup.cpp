@@ -35,25 +35,25 @@ std::string random_id() {
 
 }  // namespace
 
-PoolView pool_startup(PoolComm& comm, const core::Plan& plan, const std::string& host, const std::string& db) {
+PoolView pool_startup(PoolComm& comm, const core::Plan& plan, const std::string& host, const std::string& db,
+                      const std::string& rank0_problem) {
     const int rank = comm.rank(), size = comm.size();
     const double timeout = std::max(60.0, plan.pool.sync_timeout_s);
     // What would stop this host, checked here first (the same on every rank for the plan itself).
     std::string problem = core::pool_plan_problem(plan, static_cast<uint32_t>(size));
-    if (problem.empty())
+    for (uint32_t h : plan.pool.series(static_cast<uint32_t>(size)))
         for (size_t i = 0; i < plan.steps.size() && problem.empty(); ++i) {
-            auto shares = core::place_sessions(plan.steps[i], static_cast<uint32_t>(size), plan.pool.placement,
-                                               plan.pool.max_sessions_per_host);
-            for (size_t h = 0; h < shares.size(); ++h)
-                if (shares[h] == 0) {
+            auto shares = core::place_sessions(plan.steps[i], h, plan.pool.placement, plan.pool.max_sessions_per_host);
+            for (size_t k = 0; k < shares.size(); ++k)
+                if (shares[k] == 0) {
                     problem = plan.source + ": step " + std::to_string(i + 1) + " (" + std::to_string(plan.steps[i]) +
-                              " sessions) leaves rank " + std::to_string(h) + " without a session under " +
-                              std::string(core::to_string(plan.pool.placement)) +
-                              " placement on " + std::to_string(size) +
+                              " sessions) leaves rank " + std::to_string(k) + " without a session under " +
+                              std::string(core::to_string(plan.pool.placement)) + " placement on " + std::to_string(h) +
                               " hosts: start the ramp at one session per host or more, or use placement = \"per-host\"";
                     break;
                 }
         }
+    if (problem.empty() && rank == 0) problem = rank0_problem;
     if (problem.empty() && rank == 0 && std::filesystem::exists(db))
         problem = db + " exists; choose another --db or remove it (rank 0 merges the hosts' databases into it)";
     std::string asset_error;

@@ -15,8 +15,10 @@ namespace seatmark::orchestrator {
 
 // Throws InputError, with the same message on every rank, when the pool cannot start: two ranks
 // with one host name, an asset missing or wrong on a host (naming host and file), a placement the
-// pool cannot hold. `db` is checked on each host for a database left there.
-PoolView pool_startup(PoolComm& comm, const core::Plan& plan, const std::string& host, const std::string& db);
+// pool cannot hold. `db` is checked on each host for a database left there. `rank0_problem`:
+// what else stops the pool on rank 0 (its live API could not bind), told to every rank.
+PoolView pool_startup(PoolComm& comm, const core::Plan& plan, const std::string& host, const std::string& db,
+                      const std::string& rank0_problem = "");
 
 // Round trips per rank for its clock offset (the least-delay one is taken: core/clock_offset.h).
 inline constexpr int clock_rounds = 16;

@@ -9,6 +9,7 @@
 #include "common/exit_codes.h"
 #include "orchestrator/live_api.h"
 #include "orchestrator/pool_comm.h"
+#include "orchestrator/pool_demo.h"
 #include "orchestrator/pool_run.h"
 #include "core/live_json.h"
 #include "core/plan.h"
@@ -118,6 +119,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
             if (cmd->count("--db") && a->db.empty())
                 throw InputError("--db is empty; give a database file name, or leave --db out to use the plan's");
             core::Plan plan = core::load_plan(a->plan);
+            if (auto why = srun_without_mpi(); !why.empty()) throw InputError(why);
             if (launched_by_mpi()) {
                 if (plan.sessions == core::SessionsMode::join)
                     throw InputError(plan.source + ": [run] sessions = \"join\" is for one orchestrator; a pool run "
@@ -127,6 +129,8 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                 pa.db = a->db;
                 pa.quiet = a->quiet;
                 pa.json = a->json;
+                pa.listen = a->listen;
+                pa.token = a->token;
                 return run_pool_rank(plan, pa);
             }
             if (!a->host_name.empty())
@@ -144,7 +148,8 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
 
     struct DemoArgs {
         std::string db, out = "seatmark-demo", listen = default_listen, token;
-        bool quiet = false, json = false;
+        bool quiet = false, json = false, quick = false;
+        unsigned hosts = 1;
     };
     auto d = std::make_shared<DemoArgs>();
     auto* demo = app.add_subcommand("demo", "Run the built-in density test on this machine (ci-tiny sessions, ~2 min)");
@@ -153,17 +158,44 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
     demo->add_flag("--quiet,-q", d->quiet, "No live status line");
     demo->add_flag("--json", d->json, "Print the summary as JSON instead of a table");
     add_live_options(demo, d->listen, d->token);
+    demo->add_option("--hosts", d->hosts,
+                     "A pool of this many hosts on this machine: mpirun (on PATH) starts one rank per host, each "
+                     "its own host by name; the ramp runs on 1 host, then on all, for the scaling efficiency")
+        ->check(CLI::Range(1u, 16u));
+    demo->add_flag("--quick", d->quick, "With --hosts: one short step per pool size (to see it work, not to measure)");
     demo->footer(
         "Example:\n"
         "  seatmark demo --out /tmp/demo\n"
         "Steps of 1, 2, 4, 6 and 8 ci-tiny sessions on whatever Vulkan device exists (lavapipe without a GPU),\n"
         "4 s settle and a 15 s window each; prints a per-step table and the max density, and writes the\n"
         "report (HTML, Markdown, CSV, JSON) to report/ beside the database (OUT/report/ by default).\n"
-        "Watch it in another terminal: seatmark monitor (live API on 127.0.0.1:7878, docs/live-api.md).");
+        "Watch it in another terminal: seatmark monitor (live API on 127.0.0.1:7878, docs/live-api.md).\n"
+        "A two-host pool on this machine (Open MPI's mpirun on PATH; the report shows the pool section):\n"
+        "  seatmark demo --hosts 2 --out /tmp/pool-demo");
     demo->callback([&run, d, demo, demo_report] {
         run = [d, demo, demo_report]() -> int {
             if (demo->count("--db") && d->db.empty())
                 throw InputError("--db is empty; give a database file name, or leave --db out for OUT/run.db");
+            if (d->hosts > 1) {
+                PoolDemoArgs pa;
+                pa.hosts = d->hosts;
+                pa.quick = d->quick;
+                pa.out = d->out;
+                pa.db = d->db;
+                pa.quiet = d->quiet;
+                pa.json = d->json;
+                pa.listen = d->listen;
+                pa.token = d->token;
+                std::string db;
+                const int rc = run_pool_demo(pa, db);
+                if (demo_report && std::filesystem::exists(db)) {
+                    auto dir = (std::filesystem::path(db).parent_path() / "report").string();
+                    std::string headline = demo_report(db, dir);
+                    std::fprintf(d->json ? stderr : stdout, "\nreport: %s/index.html\n%s\n", dir.c_str(), headline.c_str());
+                }
+                return rc;
+            }
+            if (d->quick) throw InputError("--quick shortens the pool demo: give it with --hosts 2 (or more)");
             core::Plan plan = core::parse_plan(core::demo_plan_text(), "built-in demo plan");
             auto api = start_live_api(plan, d->listen, d->token);
             std::filesystem::create_directories(d->out);

@@ -257,7 +257,26 @@ void Controller::maybe_done() {
 
 void Controller::on_signal(int sig) {
     ++signals_seen_;
-    if (signals_seen_ == 1) {
+    if (signals_seen_ == 1 && opts_.pool) {
+        // mpirun/srun end every rank this way when one rank dies (Open MPI 4.1 has no fault
+        // tolerance) or the job is stopped, and SIGKILL follows within about a second: the
+        // sessions are killed at once so the database's end is recorded in time.
+        const std::string why = std::string(strsignal(sig)) +
+                                " from the launcher: a pool run's launcher ends every rank when one rank dies or the "
+                                "job is stopped; this host's data up to now is kept";
+        out_.note("received " + why);
+        store_->add_event({now_ns(), std::nullopt, "run-abort", why});
+        // The end is committed first (the orderly end below writes it again): SIGKILL may come
+        // before the sessions' ends and the indexes are in, and the file then still says why.
+        store_->end_run(store::RunStatus::aborted);
+        try {
+            store_->flush();
+        } catch (const store::StoreError&) {
+            // check_store reports the writer's failure on the next tick
+        }
+        stop_everything(store::RunStatus::aborted);
+        source_.kill_all();
+    } else if (signals_seen_ == 1) {
         out_.note(std::string("received ") + strsignal(sig) + ": stopping sessions, saving the database (again to kill)");
         store_->add_event({now_ns(), std::nullopt, "run-abort", strsignal(sig)});
         stop_everything(store::RunStatus::aborted);

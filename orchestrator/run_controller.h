@@ -28,6 +28,8 @@ struct PoolRunInfo {
     // start and again at the end.
     std::function<std::vector<store::HostInfo>()> other_hosts;
     std::function<bool()> host_lost;  // a host was lost: the run ends 'degraded'
+    // The hosts taking part in step `index` (steps.pool_hosts): the pool, or a scaling series' size.
+    std::function<std::optional<uint32_t>(size_t)> step_hosts;
 };
 
 struct RunOptions {

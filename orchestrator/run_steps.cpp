@@ -62,6 +62,8 @@ void Controller::window_opened(const StepContext& st, uint32_t repeat, int64_t) 
     si.target_sessions = static_cast<int>(st.target);
     si.started_ns = st.started_ns;
     si.shortfall = st.shortfall;
+    if (opts_.pool && opts_.pool->step_hosts)
+        if (auto h = opts_.pool->step_hosts(st.index)) si.pool_hosts = static_cast<int>(*h);
     store_->begin_step(si);
 }
 
@@ -117,6 +119,8 @@ core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t
 
 void Controller::store_verdict(const StepContext& st, int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v,
                                int64_t judged_ns) {
+    // A pool host idle in the step (a scaling series on fewer hosts) has no verdict of its own.
+    if (opts_.pool && st.target == 0) return;
     store::VerdictRow r;
     r.step_idx = static_cast<int>(st.index);
     r.repeat = repeat;

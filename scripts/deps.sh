@@ -12,6 +12,7 @@ packages=(
   libimgui-dev libgl-dev libegl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0 fonts-dejavu-core
   xvfb xauth
   libopenmpi-dev openmpi-bin
+  slurmd slurmctld slurm-client munge   # the one-node Slurm cluster of the srun test (tests/support/slurm_cluster.sh)
   chromium
   libtinygltf-dev libtinyobjloader-dev assimp-testmodels assimp-utils
   libocct-foundation-dev libocct-modeling-data-dev libocct-modeling-algorithms-dev libocct-ocaf-dev libocct-data-exchange-dev libocct-visualization-dev libtbb-dev

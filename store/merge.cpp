@@ -112,6 +112,20 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
     for (const MergeSource& s : src)
         for (const HostRow& h : s.hosts)
             if (h.lost && !lost_from_others.count(h.hostname)) lost_from_others[h.hostname] = h;
+    // A pool member (a host with a rank) that an input lists but no input is: its run did not end
+    // where its file could be taken (killed with the job, or the file not copied): lost too.
+    for (const MergeSource& s : src)
+        for (const HostRow& h : s.hosts) {
+            const std::string& name = h.hostname;
+            if (!h.rank || lost_from_others.count(name)) continue;
+            if (std::any_of(src.begin(), src.end(), [&](const MergeSource& x) { return x.run.host == name; })) continue;
+            HostRow row = h;
+            row.lost = true;
+            row.lost_step = s.last_step;
+            row.lost_detail = "no database of it among the merge's inputs (its run did not end with the others', "
+                              "e.g. killed with the MPI job, or its file was not copied)";
+            lost_from_others[name] = row;
+        }
 
     if (!options.overwrite && ::access(out.c_str(), F_OK) == 0)
         throw InputError(out + " exists; choose another output or pass --force");
@@ -144,6 +158,7 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
             row.lost_detail = it->second.lost_detail;
         }
         m.lost = row.lost;
+        m.lost_step = row.lost_step;
         say("merging " + s.path + " (host " + s.run.host +
             (s.offset_known ? ", clock offset " + std::to_string(s.offset_ns) + " ns" : ", no clock offset recorded") + ")");
         w.add_host(row);
@@ -154,12 +169,18 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
         const std::string& name = lost_name;  // clang 14 cannot capture a structured binding
         if (std::any_of(src.begin(), src.end(), [&](const MergeSource& s) { return s.run.host == name; })) continue;
         HostRow row = h;
-        if (const HostRow* hr = host_in(r, name)) row = *hr;
+        if (const HostRow* hr = host_in(r, name)) {
+            row = *hr;
+            row.lost = true;  // as found above, also where the reference's row says ok
+            if (!row.lost_step) row.lost_step = h.lost_step;
+            if (!row.lost_detail) row.lost_detail = h.lost_detail;
+        }
         w.add_host(row);
         MergedHost m;
         m.hostname = name;
         m.rank = row.rank;
         m.lost = true;
+        m.lost_step = row.lost_step;
         result.hosts.push_back(m);
         say("host " + name + " was lost" + (row.lost_detail ? ": " + *row.lost_detail : "") + " (no database of it given)");
     }
@@ -170,12 +191,14 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
     });
 
     result.pool_verdicts_combined = w.write_pool_verdicts(src, result.hosts);
+    const std::optional<int64_t> on_largest = w.write_scaling(result.hosts);
     bool any_lost = std::any_of(result.hosts.begin(), result.hosts.end(), [](const MergedHost& h) { return h.lost; });
     result.status = RunStatus::finished;
     for (const MergeSource& s : src)
         if (s.status != RunStatus::finished && s.status != RunStatus::degraded) result.status = s.status;
     if (any_lost) result.status = RunStatus::degraded;
-    if (result.status == RunStatus::finished || result.status == RunStatus::degraded) result.max_density = w.pool_max_density();
+    if (result.status == RunStatus::finished || result.status == RunStatus::degraded) 
+        result.max_density = on_largest ? on_largest : w.pool_max_density();
     std::optional<int64_t> ended;
     for (const MergeSource& s : src)
         if (s.run.ended_unix_ns) ended = std::max(ended.value_or(0), *s.run.ended_unix_ns);

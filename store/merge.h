@@ -32,6 +32,7 @@ struct MergedHost {
     int64_t session_id_shift = 0;    // added to its session numbers
     int64_t sessions = 0, frames = 0, samples = 0, events = 0, verdicts = 0;
     bool lost = false;
+    std::optional<int> lost_step;    // steps.idx during which it was lost
 };
 
 struct MergeResult {

@@ -26,6 +26,12 @@ MergeSource load_source(const std::string& path) {
         if (h.hostname == s.run.host) s.own = h;
     for (const SessionRow& x : r.sessions()) s.session_ids.push_back(x.id);
     s.verdicts = r.all_verdicts();
+    // The step its run was in at the end: steps rows appear when a window opens, so a run that
+    // ended while its step was starting is found by the step's begin event.
+    for (const StepRow& st : r.steps()) s.last_step = std::max(s.last_step.value_or(st.idx), st.idx);
+    int begun = 0;
+    for (const EventRow& e : r.events()) begun += e.kind == "step-begin";
+    if (begun > 0) s.last_step = std::max(s.last_step.value_or(0), begun - 1);
     return s;
 }
 
@@ -84,10 +90,18 @@ void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
                      " src.steps h WHERE h.idx = main.steps.idx AND h.repeat = main.steps.repeat), 0)",
                      off, shift, s.run.host, nullptr);
     }
+    // pool_hosts and shortfall: NULL and '' from files before the columns (one host, no shortfall).
+    auto src_has = [this](const char* column) {
+        Stmt c(db_, std::string("SELECT count(*) FROM pragma_table_info('steps', 'src') WHERE name = '") + column + "'");
+        return c.step() && c.col_int(0) > 0;
+    };
+    const bool has_pool_hosts = src_has("pool_hosts"), has_shortfall = src_has("shortfall");
     exec_counted(
-        "INSERT OR IGNORE INTO main.steps(run_id, idx, repeat, target_sessions, started_ns, window_start_ns,"
-        " window_end_ns, ended_ns, verdict, detail) SELECT run_id, idx, repeat, target_sessions, started_ns + :off,"
-        " window_start_ns + :off, window_end_ns + :off, ended_ns + :off, verdict, detail FROM src.steps",
+        std::string("INSERT OR IGNORE INTO main.steps(run_id, idx, repeat, target_sessions, started_ns, window_start_ns,"
+                    " window_end_ns, ended_ns, verdict, detail, shortfall, pool_hosts) SELECT run_id, idx, repeat,"
+                    " target_sessions, started_ns + :off, window_start_ns + :off, window_end_ns + :off, ended_ns + :off,"
+                    " verdict, detail, ") +
+            (has_shortfall ? "shortfall" : "''") + ", " + (has_pool_hosts ? "pool_hosts" : "NULL") + " FROM src.steps",
         off, shift, s.run.host, nullptr);
     exec_counted(
         "INSERT INTO main.sessions(run_id, id, host, profile, pid, device_name, device_type, driver_name, driver_info,"
@@ -169,6 +183,16 @@ bool MergeWriter::write_pool_verdicts(const std::vector<MergeSource>& src, const
     }
     if (rows.empty()) {
         combined = true;
+        // Each step's pool size: a host beyond it (idle in a scaling series) takes no part.
+        std::map<int, int> pool_hosts;
+        {
+            Stmt s(db_, "SELECT idx, max(pool_hosts) FROM main.steps WHERE pool_hosts IS NOT NULL GROUP BY idx");
+            while (s.step()) pool_hosts[static_cast<int>(s.col_int(0))] = static_cast<int>(s.col_int(1));
+        }
+        auto takes_part = [&](const MergedHost& h, int step) {
+            auto it = pool_hosts.find(step);
+            return it == pool_hosts.end() || !h.rank || *h.rank < it->second;
+        };
         std::map<std::pair<int, int>, std::vector<const VerdictRow*>> spans;
         for (const VerdictRow& v : host_rows_) spans[{v.step_idx, v.repeat}].push_back(&v);
         for (auto& [key, list] : spans) {
@@ -188,7 +212,8 @@ bool MergeWriter::write_pool_verdicts(const std::vector<MergeSource>& src, const
             core::StepVerdict x = core::pool_verdict(hv);
             // A host lost during this step has no row for it: the pool did not pass the step.
             for (const MergedHost& h : hosts)
-                if (h.lost && std::none_of(list.begin(), list.end(), [&](const VerdictRow* v) { return v->host == h.hostname; })) {
+                if (h.lost && takes_part(h, key.first) &&
+                    std::none_of(list.begin(), list.end(), [&](const VerdictRow* v) { return v->host == h.hostname; })) {
                     x.pass = false;
                     x.reasons.push_back(h.hostname + ": lost before this span was judged");
                 }
@@ -229,6 +254,57 @@ std::optional<int64_t> MergeWriter::pool_max_density() const {
     std::vector<core::StepPass> pass;
     for (const VerdictRow* v : steps) pass.push_back({static_cast<uint32_t>(v->target_sessions), v->pass});
     return static_cast<int64_t>(core::max_density(pass).sessions);
+}
+
+std::optional<int64_t> MergeWriter::write_scaling(const std::vector<MergedHost>& hosts) {
+    // The steps' pool sizes in ramp order; a run of equal sizes is one ramp of the series.
+    struct Ramp {
+        int hosts = 0, first = 0, last = 0;
+        std::vector<core::StepPass> pass;
+    };
+    std::vector<Ramp> ramps;
+    {
+        Stmt s(db_, "SELECT idx, max(pool_hosts) FROM main.steps GROUP BY idx ORDER BY idx");
+        while (s.step()) {
+            if (s.col_null(1)) continue;
+            const int idx = static_cast<int>(s.col_int(0)), h = static_cast<int>(s.col_int(1));
+            if (ramps.empty() || ramps.back().hosts != h) ramps.push_back({h, idx, idx, {}});
+            ramps.back().last = idx;
+        }
+    }
+    if (ramps.empty()) return std::nullopt;
+    for (Ramp& r : ramps)
+        for (const VerdictRow& v : pool_rows_)
+            if (v.repeat == pooled_repeat && v.step_idx >= r.first && v.step_idx <= r.last)
+                r.pass.push_back({static_cast<uint32_t>(v.target_sessions), v.pass});
+    std::optional<int64_t> on_one;
+    for (Ramp& r : ramps) {
+        std::sort(r.pass.begin(), r.pass.end(), [](const core::StepPass& a, const core::StepPass& b) { return a.target < b.target; });
+        if (r.hosts == 1) on_one = static_cast<int64_t>(core::max_density(r.pass).sessions);
+    }
+    st_->begin();
+    Stmt ins(db_,
+             "INSERT OR REPLACE INTO scaling(run_id, hosts, first_step, last_step, max_sessions, efficiency, complete)"
+             " VALUES(1, ?1, ?2, ?3, ?4, ?5, ?6)",
+             "storing the scaling rows");
+    for (const Ramp& r : ramps) {
+        const uint32_t max = core::max_density(r.pass).sessions;
+        // Complete: no host of this pool size was lost before or during its steps.
+        bool complete = true;
+        for (const MergedHost& h : hosts)
+            if (h.lost && h.rank && *h.rank < r.hosts && (!h.lost_step || *h.lost_step <= r.last)) complete = false;
+        const double e = on_one ? core::scaling_efficiency(max, static_cast<uint32_t>(r.hosts), static_cast<uint32_t>(*on_one))
+                                : NAN;
+        ins.bind_int(1, r.hosts).bind_int(2, r.first).bind_int(3, r.last).bind_int(4, max);
+        if (std::isnan(e)) ins.bind_null(5);
+        else ins.bind_real(5, e);
+        ins.bind_int(6, complete ? 1 : 0).run();
+    }
+    st_->commit();
+    const Ramp* largest = &ramps.front();
+    for (const Ramp& r : ramps)
+        if (r.hosts >= largest->hosts) largest = &r;
+    return static_cast<int64_t>(core::max_density(largest->pass).sessions);
 }
 
 void MergeWriter::write_run(const RunRow& ref, RunStatus status, std::optional<int64_t> ended_unix_ns,

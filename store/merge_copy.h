@@ -24,6 +24,7 @@ struct MergeSource {
     HostRow own;                      // the row of its own host (runs.host)
     std::vector<int> session_ids;
     std::vector<VerdictRow> verdicts; // every row
+    std::optional<int> last_step;     // the step its run was in at its end (steps rows or step-begin events)
     int64_t offset_ns = 0;            // into the reference's time base
     bool offset_known = false;
     int64_t session_shift = 0;
@@ -46,7 +47,11 @@ public:
     // The pool's verdict rows: the reference's (src.front()) when it has them, else combined
     // from the hosts' rows with core::pool_verdict. Returns true when combined.
     bool write_pool_verdicts(const std::vector<MergeSource>& src, const std::vector<MergedHost>& hosts);
-    std::optional<int64_t> pool_max_density() const;  // core::max_density over the pool's step rows
+    std::optional<int64_t> pool_max_density() const;
+    // The scaling rows: one per pool size the steps ran on (steps.pool_hosts), with E(H) from the
+    // pool's step verdicts. Nothing for files without pool sizes.
+    // Returns the max density on the largest pool size (the run's answer), nullopt without rows.
+    std::optional<int64_t> write_scaling(const std::vector<MergedHost>& hosts);  // core::max_density over the pool's step rows
     void write_run(const RunRow& ref, RunStatus status, std::optional<int64_t> ended_unix_ns,
                    std::optional<int64_t> max_density);
     void commit();  // builds the indexes, checkpoints, closes

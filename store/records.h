@@ -74,6 +74,7 @@ struct StepInfo {
     int target_sessions = 0;   // sessions the step runs with
     int64_t started_ns = 0;
     std::string shortfall;     // why the step could not get its sessions (join mode); "" when it could
+    std::optional<int> pool_hosts;  // a pool run: the hosts taking part (a scaling series' pool size)
 };
 
 struct StepEnd {  // end_step(): a measurement window closed and was judged; identifies it by (idx, repeat)
@@ -143,6 +144,15 @@ struct RunRow : RunInfo {
 };
 
 using HostRow = HostInfo;
+
+// One pool size of a pool run's scaling (the `scaling` table, written by the merge).
+struct ScalingRow {
+    int hosts = 0;
+    int first_step = 0, last_step = 0;  // steps.idx of its ramp
+    int64_t max_sessions = 0;           // the pool's max passing sessions on it
+    std::optional<double> efficiency;   // E(H); nullopt without a passing 1-host ramp
+    bool complete = true;               // no host of it was lost during its steps
+};
 
 struct StepRow : StepInfo {
     std::optional<int64_t> window_start_ns, window_end_ns, ended_ns;  // nullopt until the step ended

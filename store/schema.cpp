@@ -83,7 +83,23 @@ CREATE TABLE steps (
   detail          TEXT NOT NULL DEFAULT '',  -- why, e.g. the first service-level clause that failed
   shortfall       TEXT NOT NULL DEFAULT '',  -- join mode: why the step could not get its sessions
                                         -- ("27 of 30 sessions joined within 5 min"): its first reason
+  pool_hosts      INTEGER,              -- a pool run: hosts taking part in the step (a [scaling] series
+                                        -- runs the ramp on the first 1, 2, ... ranks); NULL: one host
   PRIMARY KEY (run_id, idx, repeat)
+) STRICT;
+
+-- A pool run's scaling: one row per pool size the ramp ran on ([scaling] hosts, or the whole pool),
+-- written by the merge from the pool's step verdicts. E(H) = max_sessions on H hosts /
+-- (H x max_sessions on 1 host), core::scaling_efficiency.
+CREATE TABLE scaling (
+  run_id          INTEGER NOT NULL REFERENCES runs(id),
+  hosts           INTEGER NOT NULL,     -- the pool size (steps.pool_hosts)
+  first_step      INTEGER NOT NULL,     -- steps.idx of the first and last step of its ramp
+  last_step       INTEGER NOT NULL,
+  max_sessions    INTEGER NOT NULL,     -- max passing sessions of the pool on it (core::max_density)
+  efficiency      REAL,                 -- E(H); NULL without a 1-host ramp that passed a step
+  complete        INTEGER NOT NULL,     -- 1: every host of it completed each of its steps (none lost)
+  PRIMARY KEY (run_id, hosts)
 ) STRICT;
 
 -- Steps are run-wide: in a pool run windows open and close at the same instant on every host.

@@ -165,11 +165,36 @@ std::vector<HostRow> StoreReader::hosts() const {
     return out;
 }
 
+bool StoreReader::has_column(const char* table, const char* column) const {
+    Stmt s(db_, "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2");
+    s.bind_text(1, table).bind_text(2, column);
+    return s.step() && s.col_int(0) > 0;
+}
+
+std::vector<ScalingRow> StoreReader::scaling() const {
+    std::vector<ScalingRow> out;
+    if (!has_column("scaling", "hosts")) return out;
+    Stmt s(db_, "SELECT hosts, first_step, last_step, max_sessions, efficiency, complete FROM scaling ORDER BY hosts");
+    while (s.step()) {
+        ScalingRow r;
+        r.hosts = static_cast<int>(s.col_int(0));
+        r.first_step = static_cast<int>(s.col_int(1));
+        r.last_step = static_cast<int>(s.col_int(2));
+        r.max_sessions = s.col_int(3);
+        if (!s.col_null(4)) r.efficiency = s.col_real(4);
+        r.complete = s.col_int(5) != 0;
+        out.push_back(r);
+    }
+    return out;
+}
+
 std::vector<StepRow> StoreReader::steps() const {
+    // pool_hosts: files from before the column read NULL (one host).
     Stmt s(db_,
            std::string("SELECT idx, repeat, target_sessions, started_ns, window_start_ns, window_end_ns, ended_ns,"
                        " verdict, detail, ") +
-               (version_ >= 3 ? "shortfall" : "''") + " FROM steps ORDER BY idx, repeat");
+               (has_column("steps", "shortfall") ? "shortfall" : "''") + ", " +
+               (has_column("steps", "pool_hosts") ? "pool_hosts" : "NULL") + " FROM steps ORDER BY idx, repeat");
     std::vector<StepRow> out;
     while (s.step()) {
         StepRow r;
@@ -183,6 +208,7 @@ std::vector<StepRow> StoreReader::steps() const {
         r.verdict = s.col_opt_text(7);
         r.detail = s.col_text(8);
         r.shortfall = s.col_text(9);
+        if (auto h = s.col_opt_int(10)) r.pool_hosts = static_cast<int>(*h);
         out.push_back(std::move(r));
     }
     return out;

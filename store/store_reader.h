@@ -50,6 +50,9 @@ public:
     int schema_version() const { return version_; }
     std::vector<HostRow> hosts() const;        // by rank (NULL last), then hostname
     std::vector<StepRow> steps() const;        // by idx, repeat (run-wide)
+    // A pool run's scaling rows, by hosts (empty: not a pool run's merged file, or a file from
+    // before the table existed).
+    std::vector<ScalingRow> scaling() const;
     // The pool's verdicts (host ""; in a single-host run the run's): by step, repeat (the pooled
     // one, -1, first); with reasons.
     std::vector<VerdictRow> verdicts() const;
@@ -76,6 +79,7 @@ public:
     std::vector<std::string> integrity_check() const;  // its messages
 
 private:
+    bool has_column(const char* table, const char* column) const;
     std::vector<VerdictRow> verdicts_where(const std::optional<std::string>& host) const;  // nullopt: all
 
     std::string path_;

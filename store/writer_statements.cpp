@@ -48,8 +48,8 @@ WriterStatements::WriterStatements(const Db& db)
             " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             "storing a host"),
       step_(db,
-            "INSERT OR REPLACE INTO steps(run_id, idx, repeat, target_sessions, started_ns, shortfall)"
-            " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT OR REPLACE INTO steps(run_id, idx, repeat, target_sessions, started_ns, shortfall, pool_hosts)"
+            " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             "storing a step"),
       end_step_(db,
                 "UPDATE steps SET window_start_ns = ?4, window_end_ns = ?5, ended_ns = ?6, verdict = ?7,"
@@ -125,7 +125,8 @@ void WriterStatements::operator()(const cmd::AddHost& c) {
 void WriterStatements::operator()(const cmd::BeginStep& c) {
     const StepInfo& s = c.step;
     step_.bind_int(1, the_run_id).bind_int(2, s.idx).bind_int(3, s.repeat);
-    step_.bind_int(4, s.target_sessions).bind_int(5, s.started_ns).bind_text(6, s.shortfall).run();
+    step_.bind_int(4, s.target_sessions).bind_int(5, s.started_ns).bind_text(6, s.shortfall);
+    step_.bind_opt_int(7, opt64(s.pool_hosts)).run();
 }
 
 void WriterStatements::operator()(const cmd::EndStep& c) {

@@ -145,3 +145,26 @@ TEST_CASE("pool plan: bad values name the file and line") {
     e = plan_error(plan_with("[pool]\nhosts = 3\n"));
     CHECK(e.find("unknown key 'pool.hosts'") != std::string::npos);
 }
+
+TEST_CASE("pool plan: a scaling series, and one larger than the pool or not increasing") {
+    Plan p = parse_plan(plan_with("[scaling]\nhosts = [1, 2, 4]\n"), "pool.toml");
+    CHECK(p.pool.scaling_hosts == std::vector<uint32_t>{1, 2, 4});
+    CHECK(p.pool.series(8) == std::vector<uint32_t>{1, 2, 4});
+    CHECK(parse_plan(plan_with(""), "pool.toml").pool.series(3) == std::vector<uint32_t>{3});
+    CHECK(pool_plan_problem(p, 4).empty());
+    std::string why = pool_plan_problem(p, 2);
+    CHECK(why.find("pool.toml:9:") == 0);
+    CHECK(why.find("wants a pool of 4 hosts, but this run has 2 rank(s)") != std::string::npos);
+    // Depth-first must hold every step on every pool size of the series.
+    p = parse_plan(plan_with("[pool]\nplacement = \"depth-first\"\nmax_sessions_per_host = 4\n[scaling]\nhosts = [1, 2]\n"),
+                   "pool.toml");
+    why = pool_plan_problem(p, 2);
+    CHECK(why.find("on 1 host(s) holds 4 sessions, but step 3 wants 6") != std::string::npos);
+    std::string e = plan_error(plan_with("[scaling]\nhosts = [2, 1]\n"));
+    CHECK(e.find("pool.toml:9:") != std::string::npos);
+    CHECK(e.find("strictly increasing") != std::string::npos);
+    e = plan_error(plan_with("[scaling]\nhosts = [0]\n"));
+    CHECK(e.find("host counts from 1") != std::string::npos);
+    e = plan_error(plan_with("[scaling]\n"));
+    CHECK(e.find("missing key 'scaling.hosts'") != std::string::npos);
+}

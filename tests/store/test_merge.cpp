@@ -245,3 +245,72 @@ TEST_CASE("merge: refuses files of different runs, a host twice, and an existing
     // Nothing was left behind by the refusals.
     for (const char* o : {"o1.db", "o2.db", "o3.db", "o4.db", "o5.db"}) CHECK_FALSE(std::filesystem::exists(dir.file(o)));
 }
+
+namespace {
+
+// A host of a scaling series [1, 2]: step 0 on one host (this one's share `first`), step 1 on two.
+void make_series_db(const std::string& path, const std::string& host, int rank, int first, const std::vector<HostInfo>& others) {
+    StoreWriter w = StoreWriter::open(path);
+    w.begin_run({.plan_text = "name = \"series\"", .plan_path = "", .tool_version = "t", .host = host, .pool_id = "s-1"});
+    w.add_host({.hostname = host, .rank = rank, .role = std::string(rank == 0 ? role_orchestrator : role_rank)});
+    for (const HostInfo& o : others) w.add_host(o);
+    const int share[2] = {first, 1};
+    for (int idx = 0; idx < 2; ++idx) {
+        w.begin_step({.idx = idx, .repeat = 0, .target_sessions = share[idx], .started_ns = 1000 * idx, .pool_hosts = idx + 1});
+        w.end_step({.idx = idx, .repeat = 0, .window_start_ns = 1000 * idx + 10, .window_end_ns = 1000 * idx + 20,
+                    .ended_ns = 1000 * idx + 30, .verdict = "pass", .detail = ""});
+        if (share[idx] == 0) continue;  // idle in the step: no verdict of its own
+        for (int rep : {0, -1})
+            w.add_verdict({.host = "", .step_idx = idx, .repeat = rep, .target_sessions = share[idx], .t0_ns = 1000 * idx + 10,
+                           .t1_ns = 1000 * idx + 20, .judged_ns = 1000 * idx + 25, .pass = true, .sessions = share[idx]});
+    }
+    w.end_run(RunStatus::finished, 0, 2);
+    w.finish();
+}
+
+}  // namespace
+
+TEST_CASE("merge: scaling rows from the steps' pool sizes, and a listed host without a database is lost") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), b = dir.file("b.db");
+    make_series_db(a, "a", 0, 2, {{.hostname = "b", .rank = 1, .role = std::string(role_rank)}});
+    make_series_db(b, "b", 1, 0, {{.hostname = "a", .rank = 0, .role = std::string(role_orchestrator)}});
+    MergeResult r = merge_databases(dir.file("m.db"), {a, b});
+    CHECK(r.status == RunStatus::finished);
+    StoreReader m(dir.file("m.db"));
+    auto steps = m.steps();
+    REQUIRE(steps.size() == 2);
+    CHECK(steps[0].pool_hosts == 1);
+    CHECK(steps[1].pool_hosts == 2);
+    CHECK(steps[0].target_sessions == 2);  // a's 2 + idle b's 0
+    CHECK(steps[1].target_sessions == 2);  // 1 + 1
+    CHECK(m.host_verdicts("b").size() == 2);  // step 1 only
+    auto sc = m.scaling();
+    REQUIRE(sc.size() == 2);
+    CHECK(sc[0].hosts == 1);
+    CHECK(sc[0].max_sessions == 2);
+    CHECK(sc[0].efficiency == doctest::Approx(1.0));
+    CHECK(sc[1].hosts == 2);
+    CHECK(sc[1].max_sessions == 2);
+    CHECK(sc[1].efficiency == doctest::Approx(0.5));  // 2 / (2 x 2)
+    CHECK(sc[1].complete);
+    CHECK(m.run().max_density == 2);
+
+    // Only a's file: b is listed (ok) by a but has no database among the inputs -> lost.
+    r = merge_databases(dir.file("alone.db"), {a});
+    CHECK(r.status == RunStatus::degraded);
+    StoreReader alone(dir.file("alone.db"));
+    auto h = alone.hosts();
+    REQUIRE(h.size() == 2);
+    CHECK(h[1].hostname == "b");
+    CHECK(h[1].lost);
+    CHECK(h[1].lost_step == 1);
+    REQUIRE(h[1].lost_detail);
+    CHECK(h[1].lost_detail->find("no database of it among the merge's inputs") != std::string::npos);
+    auto sa = alone.scaling();
+    REQUIRE(sa.size() == 2);
+    CHECK(sa[0].complete);       // one host: b took no part
+    CHECK(sa[0].max_sessions == 2);  // ... so its loss does not fail the 1-host ramp
+    CHECK_FALSE(sa[1].complete);  // b's half is missing
+    CHECK(sa[1].max_sessions == 0);  // the 2-host step: lost before it was judged
+}

@@ -1,0 +1,220 @@
+#include "orchestrator/pool_live.h"
+
+#include <utility>  // before Asio
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "common/clock.h"
+#include "core/live_json.h"
+
+namespace seatmark::orchestrator {
+
+namespace {
+
+constexpr auto relay_period = std::chrono::seconds(1);
+constexpr auto hub_period = std::chrono::milliseconds(250);
+
+uint32_t running(const core::LiveState& s) {
+    uint32_t n = 0;
+    for (const auto& x : s.sessions) n += x.state == "running";
+    return n;
+}
+
+}  // namespace
+
+// A periodic callback on the run's event loop.
+struct PoolLiveHub::Timer {
+    boost::asio::steady_timer t;
+    explicit Timer(boost::asio::io_context& io) : t(io) {}
+};
+struct PoolLiveRelay::Timer {
+    boost::asio::steady_timer t;
+    explicit Timer(boost::asio::io_context& io) : t(io) {}
+};
+
+std::string live_summary(const core::LiveState& state) {
+    core::LiveState s = state;
+    size_t dropped = 0;
+    if (s.sessions.size() > max_summary_sessions) {
+        dropped = s.sessions.size() - max_summary_sessions;
+        s.sessions.resize(max_summary_sessions);
+    }
+    for (;;) {
+        nlohmann::json j = core::state_json(s, 0, {});
+        j.erase("events");
+        j.erase("plan");
+        j["sessions_dropped"] = dropped;
+        std::string text = core::json_text(j);
+        if (text.size() <= max_summary_bytes || s.sessions.empty()) return text;
+        const size_t cut = std::max<size_t>(1, s.sessions.size() / 4);
+        s.sessions.resize(s.sessions.size() - cut);
+        dropped += cut;
+    }
+}
+
+// ---- rank 0 ----------------------------------------------------------------------------------
+
+PoolLiveHub::PoolLiveHub(LiveObserver* api, PoolComm& comm, const PoolView& view)
+    : api_(api), comm_(comm), view_(view), remote_(view.members.size()) {}
+
+PoolLiveHub::~PoolLiveHub() = default;
+
+void PoolLiveHub::started(boost::asio::io_context& io, LiveSource& source) {
+    inner_ = &source;
+    timer_ = std::make_unique<Timer>(io);
+    if (api_) api_->started(io, *this);
+    tick();
+}
+
+void PoolLiveHub::tick() {
+    drain();
+    if (!timer_) return;
+    timer_->t.expires_after(hub_period);
+    timer_->t.async_wait([this](boost::system::error_code ec) {
+        if (!ec) tick();
+    });
+}
+
+void PoolLiveHub::drain() {
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, tag_live, MPI_COMM_WORLD, &flag, &st);
+        if (!flag) return;
+        int count = 0;
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        std::string buf(static_cast<size_t>(count), '\0');
+        MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, tag_live, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (st.MPI_SOURCE <= 0 || static_cast<size_t>(st.MPI_SOURCE) >= remote_.size()) continue;
+        try {
+            // A summary that does not parse is dropped: the view keeps the last good one.
+            remote_[static_cast<size_t>(st.MPI_SOURCE)].state = core::state_from_json(nlohmann::json::parse(buf));
+            remote_[static_cast<size_t>(st.MPI_SOURCE)].received_ns = now_ns();
+        } catch (const std::exception&) {
+        }
+    }
+}
+
+void PoolLiveHub::event(const core::RunEvent& e) {
+    if (api_) api_->event(e);
+}
+
+void PoolLiveHub::finished() {
+    if (timer_) timer_->t.cancel();
+    timer_.reset();
+    if (api_) api_->finished();
+}
+
+core::LiveState PoolLiveHub::live_state() {
+    core::LiveState s = inner_->live_state();
+    const int64_t now = now_ns();
+    s.host = view_.members[0].host;
+    for (auto& x : s.sessions) x.host = s.host;
+    for (size_t k = 0; k < view_.members.size(); ++k) {
+        const PoolMember& m = view_.members[k];
+        core::LiveHost h;
+        h.name = m.host;
+        h.rank = static_cast<int>(k);
+        h.status = m.lost ? "lost" : "ok";
+        h.clock_offset_ns = m.offset_ns;
+        h.clock_uncertainty_ns = m.uncertainty_ns;
+        if (k == 0) {
+            h.sessions_running = running(s);
+        } else if (const auto& r = remote_[k].state) {
+            h.sessions_running = running(*r);
+            h.summary_age_s = double(now - remote_[k].received_ns) * 1e-9;
+            // A host with no share of the current step of a scaling series waits.
+            if (!m.lost && r->target == 0 && s.target > 0 && r->status == "running") h.status = "idle";
+            for (core::LiveSession x : r->sessions) {
+                x.host = m.host;
+                s.sessions.push_back(std::move(x));
+            }
+        } else {
+            h.summary_age_s = NAN;
+        }
+        s.hosts.push_back(std::move(h));
+    }
+    // The pool's figures: targets and counts add up over the hosts (each ran its share).
+    uint32_t target = 0, alive = 0;
+    uint64_t stored = 0, lost = 0;
+    for (size_t k = 0; k < view_.members.size(); ++k) {
+        const core::LiveState* r = k == 0 ? nullptr : (remote_[k].state ? &*remote_[k].state : nullptr);
+        if (k == 0) {
+            target += s.target;
+            alive += s.alive;
+            stored += s.frames_stored;
+            lost += s.frames_lost;
+        } else if (r) {
+            target += r->target;
+            alive += r->alive;
+            stored += r->frames_stored;
+            lost += r->frames_lost;
+        }
+    }
+    s.target = target;
+    s.alive = alive;
+    s.frames_stored = stored;
+    s.frames_lost = lost;
+    return s;
+}
+
+std::vector<core::LiveFrame> PoolLiveHub::live_frames(uint32_t session, uint64_t since, size_t max) {
+    return inner_->live_frames(session, since, max);  // rank 0's own sessions: frames stay on their host
+}
+
+// ---- other ranks -----------------------------------------------------------------------------
+
+PoolLiveRelay::PoolLiveRelay(PoolComm& comm) : comm_(comm) {}
+
+PoolLiveRelay::~PoolLiveRelay() {
+    if (req_ != MPI_REQUEST_NULL) {
+        MPI_Cancel(&req_);
+        MPI_Request_free(&req_);
+    }
+}
+
+void PoolLiveRelay::started(boost::asio::io_context& io, LiveSource& source) {
+    source_ = &source;
+    timer_ = std::make_unique<Timer>(io);
+    tick();
+}
+
+void PoolLiveRelay::tick() {
+    send();
+    if (!timer_) return;
+    timer_->t.expires_after(relay_period);
+    timer_->t.async_wait([this](boost::system::error_code ec) {
+        if (!ec) tick();
+    });
+}
+
+void PoolLiveRelay::send() {
+    if (!source_) return;
+    if (req_ != MPI_REQUEST_NULL) {
+        int done = 0;
+        MPI_Test(&req_, &done, MPI_STATUS_IGNORE);
+        if (!done) return;  // rank 0 has not taken the last one: skip this second
+    }
+    buf_ = live_summary(source_->live_state());
+    MPI_Isend(buf_.data(), static_cast<int>(buf_.size()), MPI_BYTE, 0, tag_live, MPI_COMM_WORLD, &req_);
+}
+
+void PoolLiveRelay::finished() {
+    if (timer_) timer_->t.cancel();
+    send();
+    const int64_t deadline = now_ns() + 1'000'000'000;
+    while (req_ != MPI_REQUEST_NULL && now_ns() < deadline) {
+        int done = 0;
+        MPI_Test(&req_, &done, MPI_STATUS_IGNORE);
+        if (done) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    timer_.reset();
+    source_ = nullptr;
+}
+
+}  // namespace seatmark::orchestrator

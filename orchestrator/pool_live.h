@@ -1,0 +1,82 @@
+#pragma once
+// The live API of a pool run, served by rank 0 for the whole pool (docs/live-api.md): every
+// other rank sends rank 0 a small summary of its live state once a second (its step, phase and
+// per-session figures: no frames; at most `max_summary_sessions` sessions and
+// `max_summary_bytes` bytes), and rank 0's state document lists every host (`hosts`) and every
+// host's sessions (each with its `host`). Frames never cross hosts: /api/v1/frames serves rank
+// 0's own sessions only.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "orchestrator/live_observer.h"
+#include "orchestrator/pool_comm.h"
+#include "orchestrator/pool_coordinator.h"
+
+namespace seatmark::orchestrator {
+
+inline constexpr size_t max_summary_sessions = 512;
+inline constexpr size_t max_summary_bytes = 256u << 10;
+
+// The summary a rank sends: its state as the live API's JSON, without events or the plan,
+// bounded (sessions beyond the bounds are dropped and counted in "sessions_dropped").
+std::string live_summary(const core::LiveState& s);
+
+// Rank 0: wraps the live API (null: none is served, the summaries are still read). Its source is this host's controller; what it serves adds the
+// other hosts' latest summaries, read from MPI on the run's event loop (MPI_THREAD_FUNNELED).
+class PoolLiveHub final : public LiveObserver, public LiveSource {
+public:
+    PoolLiveHub(LiveObserver* api, PoolComm& comm, const PoolView& view);
+    ~PoolLiveHub() override;
+
+    void started(boost::asio::io_context& io, LiveSource& source) override;
+    void event(const core::RunEvent& e) override;
+    void finished() override;
+
+    core::LiveState live_state() override;
+    std::vector<core::LiveFrame> live_frames(uint32_t session, uint64_t since, size_t max) override;
+
+    // Reads every summary that has arrived (also after the run, so none is left unreceived).
+    void drain();
+
+private:
+    struct Remote {
+        std::optional<core::LiveState> state;
+        int64_t received_ns = 0;
+    };
+    void tick();
+
+    LiveObserver* api_;
+    PoolComm& comm_;
+    const PoolView& view_;
+    LiveSource* inner_ = nullptr;
+    std::vector<Remote> remote_;  // by rank
+    struct Timer;
+    std::unique_ptr<Timer> timer_;
+};
+
+// Any other rank: sends its summary to rank 0 once a second while its run goes on.
+class PoolLiveRelay final : public LiveObserver {
+public:
+    explicit PoolLiveRelay(PoolComm& comm);
+    ~PoolLiveRelay() override;
+
+    void started(boost::asio::io_context& io, LiveSource& source) override;
+    void event(const core::RunEvent&) override {}
+    void finished() override;  // one last summary, waited for (1 s at most)
+
+private:
+    void tick();
+    void send();
+
+    PoolComm& comm_;
+    LiveSource* source_ = nullptr;
+    std::string buf_;  // what the pending send reads
+    MPI_Request req_ = MPI_REQUEST_NULL;
+    struct Timer;
+    std::unique_ptr<Timer> timer_;
+};
+
+}  // namespace seatmark::orchestrator
