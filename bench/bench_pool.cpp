@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
                 value(c, "offset_uncertainty_us"));
 
     // 2. Merge against cp.
-    const int hosts = 4, per_host = 16, frames = 20000;
+    const int hosts = 4, per_host = 16, frames = 5000;
     auto files = synthetic_hosts(dir.string(), hosts, per_host, frames);
     uint64_t bytes = 0;
     std::string list;
