@@ -166,7 +166,7 @@ std::vector<std::string> synthetic_hosts(const std::string& dir, int hosts, int 
             w.add_host(hi);
         }
         const int64_t t0 = now_ns();
-        w.begin_step({0, 0, sessions, t0, hosts});
+        w.begin_step({.idx = 0, .repeat = 0, .target_sessions = sessions, .started_ns = t0, .pool_hosts = hosts});
         for (int s = 0; s < sessions; ++s) {
             const int id = h * sessions + s;
             w.add_session({id, "ci-tiny", 1000 + id, {}, t0, ""});
