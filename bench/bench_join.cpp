@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
         // Paced at 200 per second: the listener holds 16 unauthenticated connections per
         // address (every session here comes from 127.0.0.1); one that is evicted joins again.
         for (int i = 0; i < sessions; ++i) {
-            pids.push_back(spawn({exe, "session", "--join", addr, "--token-file", token_file, "--host-name",
+            pids.push_back(spawn({exe, "--join", addr, "--token-file", token_file, "--host-name",
                                   "bench-" + std::to_string(i % 8), "--synthetic-fps", "60", "--quiet", "--retry-for",
                                   "60s"}));
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
