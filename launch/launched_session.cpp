@@ -41,8 +41,10 @@ SessionOutcome LaunchedSession::outcome() const {
 // server's logoff.
 void LaunchedSession::end_desktop(RdpConnection& conn) {
     const int64_t t = now_ns();
-    conn.send_logoff_keys();
     try {
+        // Inside the try: the server may already log the desktop off while the key is held
+        // (send_logoff_keys pumps for 200 ms), and that is the ending asked for, not a fault.
+        conn.send_logoff_keys();
         while (now_ns() - t < static_cast<int64_t>(logoff_timeout_s * 1e9)) conn.pump(100);
     } catch (const RdpError& e) {
         std::lock_guard<std::mutex> lock(mu_);
