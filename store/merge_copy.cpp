@@ -123,6 +123,7 @@ void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
     exec_counted("INSERT INTO main.events(t_ns, host, session_id, kind, detail) SELECT t_ns + :off, " + host +
                      ", session_id + :shift, kind, detail FROM src.events ORDER BY rowid",
                  off, shift, s.run.host, &m.events);
+    copy_endpoint_rows(off, shift, s.run.host);
     // A pool run's host database names its own verdicts by host and holds the pool's as ''; a
     // single-host database's '' rows are that host's own.
     const bool named = std::any_of(s.verdicts.begin(), s.verdicts.end(),
@@ -141,6 +142,42 @@ void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
     st_->commit();
     db_.exec("DETACH DATABASE src", "closing an input");
     copied_any_ = true;
+}
+
+// What RDP launchers saw (endpoint_logons, endpoint_arrivals, endpoint_ssim), in the
+// reference's time base with session numbers shifted as the sessions' were. Logon numbers are
+// per run, so each input's follow the output's highest. Files written before the tables existed
+// have none to copy.
+void MergeWriter::copy_endpoint_rows(int64_t off, int64_t shift, const std::string& host) {
+    {
+        Stmt c(db_, "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND name = 'endpoint_logons'");
+        if (!c.step() || c.col_int(0) == 0) return;
+    }
+    int64_t logon_shift = 0;
+    {
+        Stmt c(db_, "SELECT coalesce(max(id), 0) FROM main.endpoint_logons");
+        if (c.step()) logon_shift = c.col_int(0);
+    }
+    Stmt q(db_,
+           "INSERT INTO main.endpoint_logons(id, launcher, rdp_host, host, user, session_id, connect_ns, logon_ms,"
+           " ended_ns, fault, fault_detail, codec, payload_bytes, bytes_per_s, paints, unreadable, rendered, arrivals,"
+           " fps, delivered_ratio, interval_p50_ms, interval_p95_ms, interval_p99_ms, latency_p50_ms, latency_p95_ms,"
+           " ssim_samples, ssim_mean, ssim_min) SELECT id + :logon, launcher, rdp_host, host, user, session_id + :shift,"
+           " connect_ns + :off, logon_ms, ended_ns + :off, fault, fault_detail, codec, payload_bytes, bytes_per_s,"
+           " paints, unreadable, rendered, arrivals, fps, delivered_ratio, interval_p50_ms, interval_p95_ms,"
+           " interval_p99_ms, latency_p50_ms, latency_p95_ms, ssim_samples, ssim_mean, ssim_min"
+           " FROM src.endpoint_logons ORDER BY id",
+           "copying rows");
+    q.bind_int(sqlite3_bind_parameter_index(q.get(), ":logon"), logon_shift);
+    q.bind_int(sqlite3_bind_parameter_index(q.get(), ":shift"), shift);
+    q.bind_int(sqlite3_bind_parameter_index(q.get(), ":off"), off);
+    q.run();
+    exec_counted("INSERT INTO main.endpoint_arrivals(session_id, seq, arrival_ns) SELECT session_id + :shift, seq,"
+                 " arrival_ns + :off FROM src.endpoint_arrivals",
+                 off, shift, host, nullptr);
+    exec_counted("INSERT INTO main.endpoint_ssim(session_id, seq, ssim) SELECT session_id + :shift, seq, ssim"
+                 " FROM src.endpoint_ssim ORDER BY rowid",
+                 off, shift, host, nullptr);
 }
 
 namespace {

@@ -41,8 +41,8 @@ public:
     MergeWriter& operator=(const MergeWriter&) = delete;
 
     void add_host(const HostRow& h);
-    // Copies the steps (ones the output lacks), sessions, frames, samples, events and the
-    // host's own verdict rows of `s`; counts them into `m`.
+    // Copies the steps (ones the output lacks), sessions, frames, samples, events, endpoint rows
+    // and the host's own verdict rows of `s`; counts them into `m`.
     void copy_rows(const MergeSource& s, MergedHost& m);
     // The pool's verdict rows: the reference's (src.front()) when it has them, else combined
     // from the hosts' rows with core::pool_verdict. Returns true when combined.
@@ -58,6 +58,7 @@ public:
 
 private:
     void exec_counted(const std::string& sql, int64_t off, int64_t shift, const std::string& host, int64_t* count);
+    void copy_endpoint_rows(int64_t off, int64_t shift, const std::string& host);
 
     std::string out_;
     FileHandle lock_;

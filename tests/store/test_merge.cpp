@@ -30,6 +30,7 @@ struct HostDb {
     std::string pool_id = "pool-1";
     std::vector<HostInfo> others;  // rows for the other hosts (offsets into this file's time base)
     bool pool_rows = false;        // also the pool's '' rows (rank 0 of a live pool run)
+    bool endpoint = false;         // RDP launcher rows: logons 1 (carries first_session) and 2 (failed)
 };
 
 void make_host_db(const std::string& path, const HostDb& h) {
@@ -52,6 +53,19 @@ void make_host_db(const std::string& path, const HostDb& h) {
         w.add_frames(s, std::move(frames));
         w.add_sample({.t_ns = h.t0 + 2, .session_id = s, .source = "proc", .metric = "cpu_pct", .value = 10.0 + s});
         w.update_session_end({.id = s, .ended_ns = h.t0 + 2'000'000'000, .reason = SessionEnd::ok});
+    }
+    if (h.endpoint) {
+        EndpointLogonRow ok{.id = 1, .launcher = "l-" + h.host, .rdp_host = h.host + ":3389", .host = h.host,
+                            .user = "u1", .session_id = h.first_session, .connect_ns = h.t0 + 7, .logon_ms = 900.0,
+                            .ended_ns = h.t0 + 1'900'000'000, .codec = "remotefx", .payload_bytes = 4096};
+        ok.figures.rendered = 50;
+        ok.figures.arrivals = 3;
+        ok.figures.delivered_ratio = 0.06;
+        w.add_endpoint_logon(ok);
+        EndpointLogonRow bad{.id = 2, .launcher = "l-" + h.host, .rdp_host = h.host + ":3389", .host = h.host,
+                             .user = "u2", .connect_ns = h.t0 + 8, .fault = "logon", .fault_detail = "wrong password"};
+        w.add_endpoint_logon(bad);
+        w.add_endpoint_batch({h.first_session, {{1, h.t0 + 1100}, {2, h.t0 + 1200}, {4, h.t0 + 1400}}, {{2, 0.9}}});
     }
     w.add_sample({.t_ns = h.t0 + 3, .session_id = {}, .source = "proc", .metric = "host_cpu_pct", .value = 50});
     w.add_event({.t_ns = h.t0 + 4, .session_id = {}, .kind = "step-begin", .detail = "0"});
@@ -181,6 +195,57 @@ TEST_CASE("merge: colliding session numbers are shifted, files without offsets k
     CHECK(s[2].started_ns == 201);
     CHECK(m.frame_count(2) == 50);
     CHECK(m.samples({.session_id = 3}).at(0).host == "b");
+}
+
+TEST_CASE("merge: endpoint logons, arrivals and SSIM samples are copied, moved and renumbered") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), b = dir.file("b.db"), c = dir.file("c.db"), out = dir.file("m.db");
+    const int64_t off_b = -5'000'000'000;
+    make_host_db(a, {.host = "a", .rank = 0, .first_session = 0, .t0 = 1'000'000'000,
+                     .others = {{.hostname = "b", .rank = 1, .role = std::string(role_rank), .clock_offset_ns = off_b,
+                                 .clock_uncertainty_ns = 900},
+                                {.hostname = "c", .rank = 2, .role = std::string(role_rank)}},
+                     .endpoint = true});
+    // b's session numbers collide with a's (shifted by 2) and its clock is 5 s ahead.
+    make_host_db(b, {.host = "b", .rank = 1, .first_session = 0, .t0 = 6'000'000'000, .endpoint = true});
+    make_host_db(c, {.host = "c", .rank = 2, .first_session = 10, .t0 = 1'000'000'000});  // no launcher rows
+    MergeResult r = merge_databases(out, {a, b, c});
+    REQUIRE(r.hosts.size() == 3);
+    CHECK(r.hosts[1].session_id_shift == 2);
+    StoreReader m(out);
+    CHECK(m.integrity_ok());
+    const auto logons = m.endpoint_logons();
+    REQUIRE(logons.size() == 4);
+    // a's keep their numbers; b's follow a's highest.
+    CHECK(logons[0].id == 1);
+    CHECK(logons[0].session_id == 0);
+    CHECK(logons[0].connect_ns == 1'000'000'007);
+    CHECK(logons[0].ended_ns == 2'900'000'000);
+    CHECK(logons[0].codec == "remotefx");
+    CHECK(logons[0].figures.arrivals == 3);
+    CHECK(logons[0].figures.delivered_ratio == doctest::Approx(0.06));
+    CHECK(logons[2].id == 3);
+    CHECK(logons[2].launcher == "l-b");
+    CHECK(logons[2].session_id == 2);                     // b's session 0, shifted
+    CHECK(logons[2].connect_ns == 1'000'000'007);         // b's t0 + 7 in a's time base
+    CHECK(*logons[2].logon_ms == doctest::Approx(900));
+    CHECK(logons[3].id == 4);
+    CHECK(logons[3].fault == "logon");
+    CHECK(logons[3].fault_detail == "wrong password");
+    CHECK_FALSE(logons[3].session_id);                    // NULL stays NULL
+    CHECK_FALSE(logons[3].ended_ns);
+    const auto series = m.endpoint_series();
+    REQUIRE(series.size() == 2);
+    REQUIRE(series.at(2).arrivals.size() == 3);
+    CHECK(series.at(2).arrivals[0].arrival_ns == 1'000'001'100);
+    CHECK(series.at(2).arrivals[2].seq == 4);
+    REQUIRE(series.at(2).ssim.size() == 1);
+    CHECK(series.at(2).ssim[0].ssim == doctest::Approx(0.9));
+    CHECK(series.at(0).arrivals.at(1).arrival_ns == 1'000'001'200);
+    CHECK(scalar(out, "SELECT count(*) FROM endpoint_ssim") == 2);
+    // Every arrival names a merged frame of its session.
+    CHECK(scalar(out, "SELECT count(*) FROM endpoint_arrivals a LEFT JOIN frames f ON f.session_id = a.session_id AND"
+                      " f.seq = a.seq WHERE f.seq IS NULL") == 0);
 }
 
 TEST_CASE("merge: the pool's live verdict rows of rank 0 are kept") {
