@@ -171,18 +171,15 @@ std::vector<uint8_t> join_mac_input(const Join& j);
 // the join types here. `limit` bounds every payload (max_handshake_payload until authenticated).
 class Decoder {
 public:
-    void feed(const uint8_t* data, size_t n);
+    void feed(const uint8_t* data, size_t n) { framer_.feed(data, n); }
     wire::DecodeStatus next(Message& out);
     void set_limit(uint32_t limit) { limit_ = limit; }
-    const std::string& error() const { return error_; }
-    bool failed() const { return !error_.empty(); }
+    const std::string& error() const { return framer_.error(); }
+    bool failed() const { return framer_.failed(); }
 
 private:
-    wire::DecodeStatus fail(std::string why);
-    std::vector<uint8_t> buf_;
-    size_t pos_ = 0;
+    wire::Framer framer_;
     uint32_t limit_ = max_handshake_payload;
-    std::string error_;
 };
 
 // Decodes one join payload (no header); "" on success or the reason.

@@ -177,30 +177,51 @@ void encode_frames(std::vector<uint8_t>& out, std::span<const FrameRecord> frame
 
 enum class DecodeStatus { ok, need_more, error };
 
+// One connection's byte stream cut into messages by the 8-byte header, shared by the telemetry
+// decoder below and the join decoder (common/join_protocol.h). Each header byte is checked as
+// soon as it arrives, so garbage fails at its first wrong byte; a length is checked against
+// `limit` before anything waits for it.
+class Framer {
+public:
+    void feed(const uint8_t* data, size_t n);  // ignored once failed
+    // ok: `type` and `payload` are the next message's, valid until consume() or feed().
+    // `known` says which types this connection accepts; `name` names them in errors.
+    DecodeStatus peek(bool (*known)(uint8_t), const char* (*name)(uint8_t), uint32_t limit, uint8_t& type,
+                      std::span<const uint8_t>& payload);
+    void consume();                      // drops the message peek() returned
+    DecodeStatus fail(std::string why);  // the stream is broken for good
+    const std::string& error() const { return error_; }
+    bool failed() const { return !error_.empty(); }
+    size_t buffered() const { return buf_.size() - pos_; }  // bytes fed but not yet decoded
+
+private:
+    std::vector<uint8_t> buf_;
+    size_t pos_ = 0;
+    size_t next_ = 0;  // end of the message peek() returned
+    std::string error_;
+};
+
 // Streaming decoder for one connection: feed() what the socket gave, then call
 // next() until it stops returning ok. Never trusts a length it has not checked:
 // garbage gives an error (or need_more), never a crash or a large allocation.
 class Decoder {
 public:
     // Appends bytes; ignored once an error was reported.
-    void feed(const uint8_t* data, size_t n);
+    void feed(const uint8_t* data, size_t n) { framer_.feed(data, n); }
     void feed(std::span<const uint8_t> data) { feed(data.data(), data.size()); }
 
     // ok: `out` holds the next message. need_more: feed more bytes. error: the
     // connection is broken for good; error() says why, e.g. "bad magic 0x1234",
-    // "unsupported version 9", "payload 5000000 bytes exceeds limit 1048576",
+    // "unsupported version 9", "FRAMES payload 5000000 bytes exceeds limit 1048576",
     // "FRAMES count 3 does not match payload 100 bytes", "truncated string in HELLO".
     DecodeStatus next(Message& out);
 
-    const std::string& error() const { return error_; }
-    bool failed() const { return !error_.empty(); }
-    size_t buffered() const { return buf_.size() - pos_; }  // bytes fed but not yet decoded
+    const std::string& error() const { return framer_.error(); }
+    bool failed() const { return framer_.failed(); }
+    size_t buffered() const { return framer_.buffered(); }
 
 private:
-    DecodeStatus fail(std::string why);
-    std::vector<uint8_t> buf_;
-    size_t pos_ = 0;
-    std::string error_;
+    Framer framer_;
 };
 
 // Decodes one payload of the given type (no header); returns "" on success or the reason.

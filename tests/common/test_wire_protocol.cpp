@@ -297,10 +297,10 @@ TEST_CASE("wire: every error names what is wrong, and is final") {
         d.feed(b);  // no payload follows: an error at once, not need_more
         Message m;
         CHECK(d.next(m) == DecodeStatus::error);
-        CHECK(d.error() == "payload 5000000 bytes exceeds limit 1048576");
+        CHECK(d.error() == "FRAMES payload 5000000 bytes exceeds limit 1048576");
         CHECK(d.buffered() == 0);
         b[4] = b[5] = b[6] = b[7] = 0xFF;
-        CHECK(error_for(b) == "payload 4294967295 bytes exceeds limit 1048576");
+        CHECK(error_for(b) == "FRAMES payload 4294967295 bytes exceeds limit 1048576");
     }
     SUBCASE("payload exactly at the limit is fine as far as the header goes") {
         std::vector<uint8_t> b = {0x53, 0x4D, version, uint8_t(MessageType::event)};
