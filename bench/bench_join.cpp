@@ -137,8 +137,8 @@ int main(int argc, char** argv) {
     std::thread spawner([&] {
         while (port == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
         const std::string addr = "127.0.0.1:" + std::to_string(port.load());
-        // Paced at 200 per second: the listener holds 16 unauthenticated connections per
-        // address (every session here comes from 127.0.0.1); one that is evicted joins again.
+        // Paced at 200 per second, every one from 127.0.0.1 as desktops behind one NAT address
+        // would be: one the listener sheds while it is pending joins again (join_listener.h).
         for (int i = 0; i < sessions; ++i) {
             pids.push_back(spawn({exe, "--join", addr, "--token-file", token_file, "--host-name",
                                   "bench-" + std::to_string(i % 8), "--synthetic-fps", "60", "--quiet", "--retry-for",

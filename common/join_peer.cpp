@@ -17,6 +17,8 @@
 #include <deque>
 #include <future>
 #include <mutex>
+#include <optional>
+#include <random>
 #include <thread>
 
 #include "common/clock.h"
@@ -114,6 +116,9 @@ struct JoinPeer::Impl {
         return result;
     }
 
+    std::optional<Welcome> handshake(const PeerIdentity& me, std::string& err);
+    bool peer_closed = false;  // the last read_message() failed because the orchestrator closed
+
     // Reads until one message is decoded.
     bool read_message(Message& m, std::string& err) {
         for (;;) {
@@ -133,7 +138,8 @@ struct JoinPeer::Impl {
                 },
                 "waiting for the orchestrator", err);
             if (ec) {
-                if (ec == asio::error::eof) err = "the orchestrator closed the connection during the handshake";
+                peer_closed = ec == asio::error::eof || ec == asio::error::connection_reset;
+                if (peer_closed) err = "the orchestrator closed the connection during the handshake";
                 return false;
             }
             decoder.feed(buf.data(), n);
@@ -216,36 +222,23 @@ JoinPeer::JoinPeer(Options o) : impl_(std::make_unique<Impl>()) { impl_->opt = s
 
 JoinPeer::~JoinPeer() { close(); }
 
-Welcome JoinPeer::join(const PeerIdentity& me) {
-    auto& d = *impl_;
-    tcp::resolver resolver(d.io);
-    const int64_t deadline = now_ns() + int64_t(d.opt.retry_s * 1e9);
-    std::string err;
-    for (int attempt = 0;; ++attempt) {
-        error_code ec;
-        auto eps = resolver.resolve(d.opt.address.host, std::to_string(d.opt.address.port), ec);
-        if (!ec) {
-            ec = d.run_bounded([&](auto h) { asio::async_connect(d.sock, eps, h); }, "connecting", err);
-            if (!ec) break;
-        } else {
-            err = "cannot resolve " + d.opt.address.host + ": " + ec.message();
-        }
-        error_code ignored;
-        d.sock.close(ignored);
-        if (now_ns() >= deadline)
-            throw ExitError(exit_code::failure, "cannot join the run at " + d.where() + ": " + err + " (tried for " +
-                                                    std::to_string(int(d.opt.retry_s)) + " s; is `seatmark run --accept` listening there?)");
-        if (attempt == 0) std::fprintf(stderr, "seatmark: waiting for the orchestrator at %s (%s)\n", d.where().c_str(), err.c_str());
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    }
-    d.sock.set_option(tcp::no_delay(true));
+// One connection's handshake. nullopt with `err` when the orchestrator closed it without a
+// word before WELCOME: it sheds unauthenticated connections under a logon storm (the oldest of
+// the busiest address gives way, join_listener.h), so trying again is right. A REFUSED (a wrong
+// token, a full run) or a wrong proof throws: trying again cannot help.
+std::optional<Welcome> JoinPeer::Impl::handshake(const PeerIdentity& me, std::string& err) {
     auto fail = [&](const std::string& why) -> Welcome {
         error_code ignored;
-        d.sock.close(ignored);
-        throw ExitError(exit_code::failure, "joining the run at " + d.where() + ": " + why);
+        sock.close(ignored);
+        throw ExitError(exit_code::failure, "joining the run at " + where() + ": " + why);
     };
+    auto closed = [&] { return peer_closed; };
     Message m;
-    if (!d.read_message(m, err)) return fail(err);
+    peer_closed = false;
+    if (!read_message(m, err)) {
+        if (closed()) return std::nullopt;
+        return fail(err);
+    }
     auto* jm = std::get_if<JoinMessage>(&m);
     const Challenge* ch = jm ? std::get_if<Challenge>(jm) : nullptr;
     if (!ch) return fail("expected CHALLENGE first");
@@ -254,7 +247,7 @@ Welcome JoinPeer::join(const PeerIdentity& me) {
                     std::to_string(join_version) + "; use the same seatmark release on both sides");
     const Nonce server_nonce = ch->nonce;
     Join j;
-    j.role = d.opt.role;
+    j.role = opt.role;
     j.client_nonce = random_nonce();
     j.host = me.host;
     j.user = me.user;
@@ -262,23 +255,59 @@ Welcome JoinPeer::join(const PeerIdentity& me) {
     j.pid = me.pid;
     j.device = me.device;
     j.tool_version = version_string;
-    sign_join(j, server_nonce, d.opt.token);
+    sign_join(j, server_nonce, opt.token);
     std::vector<uint8_t> out;
     encode(out, JoinMessage{j});
-    if (!d.write_blocking(out, err)) return fail(err);
-    if (!d.read_message(m, err)) return fail(err);
+    if (auto ec = run_bounded([&](auto h) { asio::async_write(sock, asio::buffer(out), h); }, "sending JOIN", err)) {
+        if (ec == asio::error::broken_pipe || ec == asio::error::connection_reset) return std::nullopt;  // shed, as above
+        return fail(err);
+    }
+    if (!read_message(m, err)) {
+        if (closed()) return std::nullopt;
+        return fail(err);
+    }
     jm = std::get_if<JoinMessage>(&m);
     if (jm)
         if (auto* r = std::get_if<Refused>(jm))
-            throw InputError("the orchestrator at " + d.where() + " refused to let this " + std::string(to_string(j.role)) +
+            throw InputError("the orchestrator at " + where() + " refused to let this " + std::string(to_string(j.role)) +
                              " join: " + r->reason);
     const Welcome* w = jm ? std::get_if<Welcome>(jm) : nullptr;
     if (!w) return fail("expected WELCOME or REFUSED after JOIN");
-    if (!mac_equal(w->mac, welcome_mac(d.opt.token, j.client_nonce, server_nonce, w->id)))
-        throw InputError("the orchestrator at " + d.where() +
+    if (!mac_equal(w->mac, welcome_mac(opt.token, j.client_nonce, server_nonce, w->id)))
+        throw InputError("the orchestrator at " + where() +
                          " did not prove it holds the run's token (a different --token-file, or not seatmark)");
-    d.decoder.set_limit(wire::max_payload);
+    decoder.set_limit(wire::max_payload);
     return *w;
+}
+
+Welcome JoinPeer::join(const PeerIdentity& me) {
+    auto& d = *impl_;
+    tcp::resolver resolver(d.io);
+    const int64_t deadline = now_ns() + int64_t(d.opt.retry_s * 1e9);
+    // Peers that were shed together must not all come back at the same instant.
+    std::minstd_rand jitter(static_cast<unsigned>(me.pid) ^ static_cast<unsigned>(now_ns()));
+    std::string err;
+    for (int attempt = 0;; ++attempt) {
+        error_code ec;
+        auto eps = resolver.resolve(d.opt.address.host, std::to_string(d.opt.address.port), ec);
+        if (!ec) {
+            ec = d.run_bounded([&](auto h) { asio::async_connect(d.sock, eps, h); }, "connecting", err);
+            if (!ec) {
+                d.sock.set_option(tcp::no_delay(true), ec);
+                if (auto w = d.handshake(me, err)) return *w;
+            }
+        } else {
+            err = "cannot resolve " + d.opt.address.host + ": " + ec.message();
+        }
+        error_code ignored;
+        d.sock.close(ignored);
+        d.decoder = Decoder{};
+        if (now_ns() >= deadline)
+            throw ExitError(exit_code::failure, "cannot join the run at " + d.where() + ": " + err + " (tried for " +
+                                                    std::to_string(int(d.opt.retry_s)) + " s; is `seatmark run --accept` listening there?)");
+        if (attempt == 0) std::fprintf(stderr, "seatmark: waiting for the orchestrator at %s (%s)\n", d.where().c_str(), err.c_str());
+        std::this_thread::sleep_for(std::chrono::milliseconds(250 + jitter() % 500));
+    }
 }
 
 void JoinPeer::run(std::function<void(const JoinMessage&)> on_control, std::function<void(const std::string&)> on_lost) {

@@ -7,9 +7,13 @@
 //
 // Closed by default: nothing is believed before the proof; unauthenticated connections get
 // `handshake_timeout` and max_handshake_payload bytes per message, within `max_pending` places
-// and `max_pending_per_address` per peer address (the oldest pending connection of the address
-// holding most is refused to make room), so idle or hostile connections cannot lock out real
-// peers. Nothing received names a file or starts a process. Every refusal is reported.
+// and `max_pending_per_address` per peer address. When a place is wanted and none is free, the
+// oldest pending connection of the address holding most is closed without a word (a peer that
+// was only slow tries again: common/join_peer.h), so idle or hostile connections cannot lock out
+// real peers. One address may by default use every place: a pool's desktops often reach the
+// controller through one NAT address, and a logon storm from there is the normal case; a
+// hostile address is then the one holding most, and gives way first. Nothing received names a
+// file or starts a process. Every refusal is reported.
 #include <utility>  // before Asio (GCC 12 + Boost coroutine headers)
 
 #include <boost/asio/io_context.hpp>
@@ -45,8 +49,8 @@ public:
         ListenAddress address;
         std::string token;
         double handshake_timeout_s = 5;
-        size_t max_pending = 64;
-        size_t max_pending_per_address = 16;
+        size_t max_pending = 256;              // a pending place costs a socket and <= 4 KiB
+        size_t max_pending_per_address = 256;  // = max_pending: one address may use them all
         uint32_t join_pings = 8;         // round trips measured before a peer counts as joined
         double resync_interval_s = 10;   // then this often, `resync_pings` round trips
         uint32_t resync_pings = 4;
