@@ -42,8 +42,12 @@ DbSource::DbSource(const std::string& path) : path_(path) {
     } catch (const std::exception&) {
         plan_name_ = run.plan_path.empty() ? "(plan unreadable)" : run.plan_path;  // judged by the default SLA
     }
-    for (const auto& h : db.hosts())
-        if (h.mem_total_bytes > 0) host_mem_total_ = double(h.mem_total_bytes);
+    for (const auto& h : db.hosts()) {
+        if (h.mem_total_bytes > 0 && (h.hostname == host_ || std::isnan(host_mem_total_)))
+            host_mem_total_ = double(h.mem_total_bytes);
+        if (h.role != store::role_joined) hosts_.push_back(h);
+    }
+    if (hosts_.size() < 2) hosts_.clear();  // a single host lists none (as the live API)
 
     int64_t last_ns = origin_ns_;
     for (auto& row : db.sessions()) {
@@ -91,6 +95,8 @@ DbSource::DbSource(const std::string& path) : path_(path) {
                 s.gpu_share.push_back(v);
                 s.gpu_share_source = x.source;
             }
+        } else if (!x.host.empty() && x.host != host_) {
+            continue;  // a pool's other hosts: the header shows the run's own host (rank 0)
         } else if (x.metric == "host_cpu_pct") {
             host_cpu_.push_back(v);
         } else if (x.metric == "host_mem_used_bytes") {
@@ -228,6 +234,7 @@ core::LiveState DbSource::state_at(double t_s) const {
         if (s.row.started_ns > t) continue;
         core::LiveSession ls;
         ls.id = uint32_t(s.row.id);
+        ls.host = s.row.host;
         ls.profile = s.row.profile;
         ls.pid = s.row.pid;
         ls.device = s.row.device.device_name;
@@ -270,6 +277,19 @@ core::LiveState DbSource::state_at(double t_s) const {
         ls.gpu_share_pct = ended ? nan : at_or_before(s.gpu_share, t, 3'000'000'000);
         ls.gpu_share_source = s.gpu_share_source;
         st.sessions.push_back(std::move(ls));
+    }
+    // A pool's hosts as rank 0's live API lists them; lost from the step it was lost in on.
+    for (const auto& h : hosts_) {
+        core::LiveHost lh;
+        lh.name = h.hostname;
+        lh.rank = h.rank.value_or(0);
+        lh.clock_offset_ns = h.clock_offset_ns;
+        lh.clock_uncertainty_ns = h.clock_uncertainty_ns.value_or(0);
+        lh.summary_age_s = nan;
+        if (h.lost && h.lost_step && st.step > 0 && int(st.step) - 1 >= *h.lost_step) lh.status = "lost";
+        for (const auto& x : st.sessions)
+            if (x.host == h.hostname && (x.state == "running" || x.state == "starting")) ++lh.sessions_running;
+        st.hosts.push_back(std::move(lh));
     }
     return st;
 }

@@ -53,6 +53,7 @@ private:
     std::vector<std::pair<int64_t, double>> host_cpu_, host_mem_, gpu_util_, gpu_mem_, gpu_mem_total_;
     std::string gpu_backend_ = "none";
     double host_mem_total_ = NAN;
+    std::vector<store::HostRow> hosts_;  // a pool's (role rank/orchestrator); empty for one host
     std::vector<core::LiveHistoryPoint> history_;
     std::optional<uint32_t> selected_;
     std::map<uint32_t, std::shared_ptr<const FrameSeries>> series_;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "monitor/host_groups.h"
 #include "monitor/views.h"
 
 namespace seatmark::monitor {
@@ -26,7 +27,8 @@ void legend_item(ImDrawList* dl, ImVec2& at, ImU32 c, const char* text, ImFont* 
 
 void tooltip(const core::LiveSession& s) {
     ImGui::BeginTooltip();
-    ImGui::Text("session %u  ·  %s", s.id, s.profile.c_str());
+    if (s.host.empty()) ImGui::Text("session %u  ·  %s", s.id, s.profile.c_str());
+    else ImGui::Text("session %u on %s  ·  %s", s.id, s.host.c_str(), s.profile.c_str());
     ImGui::Separator();
     ImGui::Text("state      %s%s", s.state.c_str(), s.state == "running" ? (s.sla_ok ? ", meets SLA" : ", BREAKS SLA") : "");
     if (std::isfinite(s.fps)) ImGui::Text("FPS        %.1f (last 3 s)", s.fps);
@@ -81,17 +83,25 @@ void draw_sessions(UiState& ui, const MonitorData& d, ImVec2 size) {
     ImGui::Dummy(ImVec2(0, 18));
 
     // The largest tiles (down to 24 px wide) that let every session fit; scroll beyond that.
+    // A pool run: one block per host (rank order), a line naming it above its tiles.
+    const std::vector<HostGroup> groups = group_by_host(d.state);
+    const bool grouped = groups.size() > 1;
+    const float head = grouped ? ui.fonts.small->FontSize + 6 : 0;
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0, 0, 0, 0));  // the panel behind shows through
     ImGui::BeginChild("tiles", ImVec2(0, 0), false);
     ImGui::PopStyleColor();
     ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = 4;
+    auto rows_for = [&](int cols) {
+        size_t rows = 0;
+        for (const auto& g : groups) rows += (g.sessions.size() + size_t(cols) - 1) / size_t(cols);
+        return rows;
+    };
     float tw = 110;
     for (; tw > 24; tw -= 2) {
         float th = std::floor(tw * 0.62f);
         int cols = std::max(1, int((avail.x + gap) / (tw + gap)));
-        int rows = int((sessions.size() + size_t(cols) - 1) / size_t(cols));
-        if (float(rows) * (th + gap) <= avail.y) break;
+        if (float(rows_for(cols)) * (th + gap) + head * float(groups.size()) <= avail.y) break;
     }
     const float th = std::floor(tw * 0.62f);
     const int cols = std::max(1, int((avail.x + gap) / (tw + gap)));
@@ -99,13 +109,29 @@ void draw_sessions(UiState& ui, const MonitorData& d, ImVec2 size) {
     auto shown = shown_session(ui, d);
     dl = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
+    // Where each tile goes: (group, position in it) -> its row and column below the group's line.
+    std::vector<ImVec2> at(sessions.size());
+    float y = origin.y;
+    for (const auto& g : groups) {
+        if (grouped) {
+            const ImU32 c = g.status == "lost" ? colour::tile_failed : colour::text_dim;
+            dl->AddText(ui.fonts.small, ui.fonts.small->FontSize, ImVec2(origin.x, y + 2), c, g.label().c_str());
+            y += head;
+        }
+        for (size_t k = 0; k < g.sessions.size(); ++k)
+            at[g.sessions[k]] = ImVec2(origin.x + float(k % size_t(cols)) * (tw + gap), y + float(k / size_t(cols)) * (th + gap));
+        y += float((g.sessions.size() + size_t(cols) - 1) / size_t(cols)) * (th + gap);
+    }
     for (size_t i = 0; i < sessions.size(); ++i) {
         const auto& s = sessions[i];
-        ImVec2 a(origin.x + float(i % size_t(cols)) * (tw + gap), origin.y + float(i / size_t(cols)) * (th + gap));
+        ImVec2 a = at[i];
         ImVec2 b(a.x + tw, a.y + th);
         ImGui::SetCursorScreenPos(a);
-        ImGui::PushID(int(s.id));
-        if (ImGui::InvisibleButton("tile", ImVec2(tw, th))) ui.selected = s.id;
+        ImGui::PushID(int(i));  // ids repeat across a pool's hosts
+        if (ImGui::InvisibleButton("tile", ImVec2(tw, th))) {
+            ui.selected = s.id;
+            ui.selected_host = s.host;
+        }
         bool hover = ImGui::IsItemHovered();
         ImGui::PopID();
         ImU32 c = session_colour(s);
@@ -147,7 +173,7 @@ void draw_sessions(UiState& ui, const MonitorData& d, ImVec2 size) {
             ImVec2 ts = small->CalcTextSizeA(small->FontSize, 1e9f, 0, id);
             dl->AddText(small, small->FontSize, ImVec2(a.x + (tw - ts.x) * 0.5f, a.y + (th - ts.y) * 0.5f), fg, id);
         }
-        if (shown && *shown == s.id)
+        if (shown && *shown == s.id && (ui.selected_host.empty() || !ui.selected || ui.selected_host == s.host))
             dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), colour::rgba(255, 255, 255), round + 1, 0, 2);
         if (hover) {
             dl->AddRect(a, b, colour::rgba(255, 255, 255, 140), round, 0, 1);
@@ -155,8 +181,7 @@ void draw_sessions(UiState& ui, const MonitorData& d, ImVec2 size) {
         }
     }
     if (!sessions.empty()) {
-        size_t rows = (sessions.size() + size_t(cols) - 1) / size_t(cols);
-        ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + float(rows) * (th + gap)));
+        ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
         ImGui::Dummy(ImVec2(1, 1));
     }
     ImGui::EndChild();

@@ -3,6 +3,7 @@
 // monitor's .db tests: step 1 with one healthy session, step 2 adds a slow session
 // (breaks its SLA) and one that crashes; the second step fails.
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "store/store_writer.h"
@@ -14,20 +15,25 @@ constexpr int64_t synth_start_unix_ns = 1'700'000'000'000'000'000;
 
 inline int64_t synth_t(double s) { return synth_origin_ns + int64_t(s * 1e9); }
 
-inline void write_synthetic_db(const std::string& path) {
+// `host`, `rank`, `pool_id`: one host's file of a pool run (for seatmark merge).
+inline void write_synthetic_db(const std::string& path, const std::string& host = "testhost",
+                               std::optional<int> rank = std::nullopt, const std::string& pool_id = "") {
     using namespace store;
     auto w = StoreWriter::open(path);
     RunInfo ri;
     ri.plan_text =
         "name = \"synthetic\"\n[run]\nstop = \"max\"\n[steps]\nlist = [1, 3]\nsettle = \"4s\"\nwindow = \"5s\"\n"
         "[[mix]]\nprofile = \"ci-tiny\"\n[sla]\np95_interval_ms = 33.3\n";
-    ri.host = "testhost";
+    ri.host = host;
+    ri.pool_id = pool_id;
     ri.tool_version = "test";
     ri.started_unix_ns = synth_start_unix_ns;
     ri.mono_origin_ns = synth_origin_ns;
     w.begin_run(ri);
     HostInfo h;
-    h.hostname = "testhost";
+    h.hostname = host;
+    h.rank = rank;
+    if (rank && *rank > 0) h.role = std::string(store::role_rank);
     h.cpu_count = 2;
     h.mem_total_bytes = 8LL << 30;
     w.add_host(h);

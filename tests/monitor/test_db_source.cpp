@@ -6,6 +6,8 @@
 
 #include "common/errors.h"
 #include "monitor/db_source.h"
+#include "monitor/host_groups.h"
+#include "store/merge.h"
 #include "tests/monitor/synthetic_db.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
@@ -110,4 +112,25 @@ TEST_CASE("a finished run on a read-only mount opens in the monitor") {
     REQUIRE(m.remount(true));
     DbSource src(dir.file("fs/run.db"));
     CHECK(src.run_seconds() == doctest::Approx(21).epsilon(0.01));
+}
+
+TEST_CASE("a merged pool database: sessions carry their host, the hosts are listed, the grid groups by host") {
+    TempDir dir;
+    write_synthetic_db(dir.file("h0.db"), "h0", 0, "pool-m");
+    write_synthetic_db(dir.file("h1.db"), "h1", 1, "pool-m");
+    store::merge_databases(dir.file("pool.db"), {dir.file("h0.db"), dir.file("h1.db")});
+    DbSource src(dir.file("pool.db"));
+    auto s = src.state_at(17);
+    REQUIRE(s.sessions.size() == 6);
+    REQUIRE(s.hosts.size() == 2);
+    CHECK(s.hosts[0].name == "h0");
+    CHECK(s.hosts[1].rank == 1);
+    CHECK(s.hosts[1].sessions_running == 2);
+    const auto groups = monitor::group_by_host(s);
+    REQUIRE(groups.size() == 2);
+    CHECK(groups[1].name == "h1");
+    CHECK(groups[1].sessions.size() == 3);
+    CHECK(groups[1].failed == 1);
+    for (size_t i : groups[1].sessions) CHECK(s.sessions[i].host == "h1");
+    CHECK(s.host_cpu_pct == doctest::Approx(64));  // rank 0's own host (both hosts sample alike here)
 }

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/clock.h"
+#include "monitor/host_groups.h"
 #include "monitor/live_bounds.h"
 #include "monitor/live_source.h"
 #include "orchestrator/live_api.h"
@@ -30,8 +31,8 @@ namespace {
 
 class FakeRun : public LiveSource {
 public:
-    explicit FakeRun(int64_t started_unix_ns, size_t steps = 2)
-        : started_(started_unix_ns), steps_(steps), t0_(now_ns()) {}
+    explicit FakeRun(int64_t started_unix_ns, size_t steps = 2, bool pool = false)
+        : started_(started_unix_ns), steps_(steps), t0_(now_ns()), pool_(pool) {}
     LiveState live_state() override {
         LiveState s;
         s.plan = "fake";
@@ -53,6 +54,17 @@ public:
             x.p95_ms = 17;
             s.sessions.push_back(x);
         }
+        if (pool_) {  // rank 0 of a pool of two: its own sessions and h1's, numbered alike per host
+            s.host = "h0";
+            s.sessions[0].host = s.sessions[1].host = "h0";
+            for (uint32_t i = 0; i < 2; ++i) {
+                LiveSession x = s.sessions[i];
+                x.host = "h1";
+                x.state = i == 1 ? "crash" : "running";
+                s.sessions.push_back(x);
+            }
+            s.hosts = {{"h0", 0, "ok", 0, 0, 2, 0.1}, {"h1", 1, "lost", 45'000, 173'000, 1, 4.5}};
+        }
         return s;
     }
     std::vector<LiveFrame> live_frames(uint32_t, uint64_t since, size_t max) override {
@@ -68,11 +80,12 @@ private:
     int64_t started_;
     size_t steps_;
     int64_t t0_;
+    bool pool_;
 };
 
 struct Served {
-    Served(const std::string& listen, int64_t started, const std::string& token = "", size_t steps = 2)
-        : run(started, steps) {
+    Served(const std::string& listen, int64_t started, const std::string& token = "", size_t steps = 2, bool pool = false)
+        : run(started, steps, pool) {
         LiveApiOptions o;
         o.listen = listen;
         o.port_fallback = false;
@@ -220,4 +233,35 @@ TEST_CASE("live JSON: a number that does not fit its field is an error naming it
     std::vector<LiveFrame> frames(3);
     CHECK_THROWS_AS(check_live_frames(frames, 2, 0), std::runtime_error);
     CHECK_NOTHROW(check_live_frames(frames, 3, 0));
+}
+
+TEST_CASE("a pool's live state: rank 0's hosts and each session's host reach the monitor, grouped by host") {
+    Served pool("127.0.0.1:0", 333, "", 2, true);
+    LiveSourceOptions o;
+    o.url = "http://127.0.0.1:" + std::to_string(pool.api->port());
+    o.poll_s = 0.1;
+    LiveApiSource src(o);
+    REQUIRE(wait_until(10, [&] { return src.snapshot()->link == Link::live && src.snapshot()->state.sessions.size() == 4; }));
+    const auto d = src.snapshot();
+    REQUIRE(d->state.hosts.size() == 2);
+    CHECK(d->state.hosts[1].name == "h1");
+    CHECK(d->state.hosts[1].status == "lost");
+    CHECK(d->state.hosts[1].clock_uncertainty_ns == 173'000);
+    CHECK(d->state.sessions[2].host == "h1");
+    const auto groups = group_by_host(d->state);
+    REQUIRE(groups.size() == 2);
+    CHECK(groups[0].name == "h0");
+    CHECK(groups[0].sessions == std::vector<size_t>{0, 1});
+    CHECK(groups[1].sessions == std::vector<size_t>{2, 3});
+    CHECK(groups[1].running == 1);
+    CHECK(groups[1].failed == 1);
+    CHECK(groups[1].label() == "h1  \u00b7  rank 1  \u00b7  LOST  \u00b7  1 running, 1 failed  \u00b7  clock +45 us \u00b1 173 us");
+    // A single host: one group, named by the run.
+    core::LiveState one;
+    one.host = "solo";
+    one.sessions.resize(3);
+    const auto g1 = group_by_host(one);
+    REQUIRE(g1.size() == 1);
+    CHECK(g1[0].name == "solo");
+    CHECK(g1[0].sessions.size() == 3);
 }
