@@ -30,20 +30,32 @@ std::string bytes_text(double v) {
     return b;
 }
 
+static bool frames_here(const core::LiveSession& s, const MonitorData& d) {
+    return d.link == Link::file || s.host.empty() || s.host == d.state.host;
+}
+
 std::optional<uint32_t> shown_session(UiState& ui, const MonitorData& d) {
-    auto find = [&](uint32_t id) -> const core::LiveSession* {
+    // Live, a pool's frames stay on their host: rank 0 serves its own sessions' frames only.
+    auto find = [&](uint32_t id, const std::string* host = nullptr) -> const core::LiveSession* {
         for (const auto& s : d.state.sessions)
-            if (s.id == id) return &s;
+            if (s.id == id && (host ? host->empty() || s.host == *host : true) && frames_here(s, d)) return &s;
         return nullptr;
     };
-    if (ui.selected && find(*ui.selected)) return ui.selected;
+    if (ui.selected) {
+        if (find(*ui.selected, &ui.selected_host)) return ui.selected;
+        for (const auto& s : d.state.sessions)
+            if (s.id == *ui.selected && s.host == ui.selected_host) return std::nullopt;  // on another host
+    }
     const core::LiveSession* cur = ui.auto_pick ? find(*ui.auto_pick) : nullptr;
     if (!cur || cur->state != "running") {
         // The running session with the worst p95 right now; else the last one there is.
         const core::LiveSession* worst = nullptr;
         for (const auto& s : d.state.sessions)
-            if (s.state == "running" && std::isfinite(s.p95_ms) && (!worst || s.p95_ms > worst->p95_ms)) worst = &s;
-        if (!worst && !cur && !d.state.sessions.empty()) worst = &d.state.sessions.back();
+            if (s.state == "running" && std::isfinite(s.p95_ms) && frames_here(s, d) && (!worst || s.p95_ms > worst->p95_ms))
+                worst = &s;
+        if (!worst && !cur)
+            for (const auto& s : d.state.sessions)
+                if (frames_here(s, d)) worst = &s;
         if (worst) ui.auto_pick = worst->id;
     }
     return ui.auto_pick;

@@ -29,9 +29,13 @@ void draw_session_plot(UiState& ui, const MonitorData& d, ImVec2 size) {
     auto shown = shown_session(ui, d);
     const core::LiveSession* s = nullptr;
     for (const auto& x : d.state.sessions)
-        if (shown && x.id == *shown) s = &x;
+        if (shown && x.id == *shown && (d.link == Link::file || x.host.empty() || x.host == d.state.host)) s = &x;
     if (!s) {
-        ImGui::TextDisabled("Click a session to see its frame intervals.");
+        if (ui.selected && !ui.selected_host.empty() && ui.selected_host != d.state.host && d.link != Link::file)
+            ImGui::TextDisabled("Session %u on %s: its frames stay on that host during the run (rank 0 serves its own "
+                                "sessions' only); open the merged .db afterwards.", *ui.selected, ui.selected_host.c_str());
+        else
+            ImGui::TextDisabled("Click a session to see its frame intervals.");
         ImGui::EndChild();
         return;
     }

@@ -20,6 +20,12 @@
 
 namespace seatmark::report {
 
+bool RunAnalysis::in_main_ramp(size_t step) const {
+    uint32_t largest = 0;
+    for (const auto& s : steps) largest = std::max(largest, s.pool_hosts);
+    return largest == 0 || steps.at(step).pool_hosts == largest;
+}
+
 const Sla& RunAnalysis::sla_for(const std::string& profile) const {
     auto it = sla.find(profile);
     return it == sla.end() ? default_sla : it->second;
@@ -49,6 +55,7 @@ void read_steps(RunAnalysis& a, const std::vector<store::StepRow>& rows) {
             StepAnalysis s;
             s.idx = row.idx;
             s.target = static_cast<uint32_t>(row.target_sessions);
+            s.pool_hosts = static_cast<uint32_t>(std::max(0, row.pool_hosts.value_or(0)));
             s.started_ns = row.started_ns;
             s.shortfall = row.shortfall;
             s.measured = true;
@@ -159,18 +166,24 @@ void replay_search(RunAnalysis& a, const core::SearchPlan& plan) {
 
 // Max density and the knee, by core's rules.
 void find_density_and_knee(RunAnalysis& a) {
+    // A scaling series: the largest pool size's ramp (its steps are consecutive) is the answer.
     std::vector<core::StepPass> pass;
     std::vector<double> p95;
     std::vector<uint32_t> sessions;
-    for (const auto& s : a.steps) {
+    std::vector<size_t> index;
+    for (size_t i = 0; i < a.steps.size(); ++i) {
+        if (!a.in_main_ramp(i)) continue;
+        const auto& s = a.steps[i];
         sessions.push_back(s.target);
         pass.push_back({s.target, s.measured && s.verdict.pass});
         p95.push_back(s.windows.empty() ? NAN : s.verdict.p95_median_ms);
+        index.push_back(i);
     }
     const core::MaxDensity d = core::max_density(pass);
     a.max_density = d.sessions;
-    a.max_density_step = d.step;
+    a.max_density_step = d.step ? std::optional<size_t>(index[*d.step]) : std::nullopt;
     a.knee = core::find_knee(sessions, p95, a.knee_margin_pct);
+    if (a.knee.step) a.knee.step = index[*a.knee.step];
 }
 
 }  // namespace

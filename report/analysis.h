@@ -49,6 +49,7 @@ struct SessionUse {
 struct StepAnalysis {
     int idx = 0;
     uint32_t target = 0;
+    uint32_t pool_hosts = 0;        // a pool run's hosts taking part (steps.pool_hosts); 0: not recorded
     int64_t started_ns = 0;         // the step began
     std::string shortfall;          // join mode: why it could not get its sessions (steps.shortfall)
     int64_t ended_ns = 0;           // its last window was judged (or ended)
@@ -177,6 +178,9 @@ struct RunAnalysis {
     // A pool run (several hosts' databases merged): per-host verdicts and the pool's figures;
     // empty for a single host. Each step's `verdict` above is then the pool's (core::pool_verdict).
     PoolAnalysis pool;
+    // A [scaling] series repeats the ramp once per pool size: max density, the knee and the
+    // pool's per-host figures read the largest pool size's ramp. False: every step is that ramp.
+    bool in_main_ramp(size_t step) const;
 
     int64_t t0_ns = 0, t1_ns = 0;  // the time line: run start .. last thing recorded
     Heatmap heat;

@@ -160,6 +160,7 @@ json report_json(const RunAnalysis& a) {
         const auto& v = s.verdict;
         json st = {{"step", s.idx + 1},
                    {"sessions", s.target},
+                   {"pool_hosts", s.pool_hosts ? json(s.pool_hosts) : json(nullptr)},
                    {"judged_sessions", v.sessions.size()},
                    {"measured", s.measured},
                    {"verdict", s.windows.empty() ? "not-measured" : (v.pass ? "pass" : "fail")},

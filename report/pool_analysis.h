@@ -22,6 +22,7 @@ struct HostStep {
     uint32_t target = 0;        // sessions this host ran in the step (its stored row's, else its members)
     bool judged = false;        // measured and the host had not been lost by then
     bool lost_here = false;     // the host was lost in this step
+    bool idle = false;          // a scaling series ran this step on fewer hosts than this one's rank
     core::StepVerdict verdict;  // recomputed from this host's sessions over its own windows
     std::vector<core::StepVerdict> windows;   // each window's, as RunAnalysis::steps' windows
     std::optional<store::VerdictRow> stored;  // the host's own pooled verdict row, when stored

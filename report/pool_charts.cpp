@@ -22,9 +22,10 @@ std::string host_p95_chart(const RunAnalysis& a) {
     const double sla_ms = a.default_sla.p95_interval_ms;
     double xmax = 1, vmax = 0;
     bool any = false;
+    auto plotted = [&a](const HostStep& s, size_t i) { return s.judged && std::isfinite(s.verdict.p95_median_ms) && a.in_main_ramp(i); };
     for (const auto& h : a.pool.hosts)
-        for (const auto& s : h.steps)
-            if (s.judged && std::isfinite(s.verdict.p95_median_ms)) {
+        for (size_t i = 0; i < h.steps.size(); ++i)
+            if (const HostStep& s = h.steps[i]; plotted(s, i)) {
                 any = true;
                 xmax = std::max(xmax, double(s.target));
                 vmax = std::max(vmax, s.verdict.p95_median_ms);
@@ -52,11 +53,12 @@ std::string host_p95_chart(const RunAnalysis& a) {
         const HostAnalysis& h = a.pool.hosts[k];
         const std::string c = host_colour(k);
         std::vector<std::pair<double, double>> pts;
-        for (const auto& s : h.steps)
-            if (s.judged && std::isfinite(s.verdict.p95_median_ms)) pts.push_back({x(s.target), y(s.verdict.p95_median_ms)});
+        for (size_t i = 0; i < h.steps.size(); ++i)
+            if (plotted(h.steps[i], i)) pts.push_back({x(h.steps[i].target), y(h.steps[i].verdict.p95_median_ms)});
         w.polyline(pts, c, 2.5);
-        for (const auto& s : h.steps) {
-            if (!s.judged || !std::isfinite(s.verdict.p95_median_ms)) continue;
+        for (size_t i = 0; i < h.steps.size(); ++i) {
+            const HostStep& s = h.steps[i];
+            if (!plotted(s, i)) continue;
             std::string tip = h.host.hostname + ", step " + std::to_string(s.idx + 1) + ": " + std::to_string(s.target) +
                               " sessions, p95 " + num(s.verdict.p95_median_ms) + " ms, " +
                               (s.verdict.pass ? "pass" : "fail: " + (s.verdict.reasons.empty() ? "?" : s.verdict.reasons[0]));

@@ -31,8 +31,8 @@ json pool_json(const RunAnalysis& a) {
                   {"median_fps", jnum(h.median_fps)}};
         x["steps"] = json::array();
         for (const HostStep& s : h.steps) {
-            json st = {{"step", s.idx + 1}, {"sessions", s.target}, {"judged", s.judged}, {"lost_here", s.lost_here}};
-            st["verdict"] = s.lost_here ? "lost" : !s.judged ? "not-judged" : (s.verdict.pass ? "pass" : "fail");
+            json st = {{"step", s.idx + 1}, {"sessions", s.target}, {"judged", s.judged}, {"lost_here", s.lost_here}, {"idle", s.idle}};
+            st["verdict"] = s.lost_here ? "lost" : s.idle ? "idle" : !s.judged ? "not-judged" : (s.verdict.pass ? "pass" : "fail");
             if (s.judged) {
                 st["fps_median"] = jnum(s.verdict.fps_median);
                 st["p95_ms"] = jnum(s.verdict.p95_median_ms);

@@ -18,6 +18,12 @@ namespace {
 // (store/merge.cpp write_pool_verdicts): the pool did not pass it.
 std::string lost_reason(const std::string& host) { return host + ": lost before this span was judged"; }
 
+size_t hs_index(const RunAnalysis& a, int idx) {
+    for (size_t i = 0; i < a.steps.size(); ++i)
+        if (a.steps[i].idx == idx) return i;
+    return 0;
+}
+
 bool lost_by(const store::HostRow& h, int step_idx) { return h.lost && h.lost_step && *h.lost_step <= step_idx; }
 
 // One host's steps as judge_steps reads them: the run's steps, each window over the host's own
@@ -33,7 +39,9 @@ std::vector<StepAnalysis> host_skeleton(const RunAnalysis& a, const store::HostR
         x.idx = s.idx;
         x.started_ns = s.started_ns;
         x.ended_ns = s.ended_ns;
-        x.measured = s.measured && !lost_by(h, s.idx);
+        // A scaling series runs a step on the first pool_hosts ranks: the others sit it out.
+        const bool idle = s.pool_hosts > 0 && h.rank && uint32_t(*h.rank) >= s.pool_hosts;
+        x.measured = s.measured && !lost_by(h, s.idx) && !idle;
         if (x.measured)
             for (const WindowAnalysis& w : s.windows) {
                 WindowAnalysis y;
@@ -54,7 +62,7 @@ std::vector<StepAnalysis> host_skeleton(const RunAnalysis& a, const store::HostR
         if (auto it = by_span.find({s.idx, store::pooled_repeat}); it != by_span.end()) {
             x.target = uint32_t(std::max(0, it->second->target_sessions));
             x.stored_verdict = *it->second;
-        } else if (!s.windows.empty()) {  // also where it was lost: the sessions it had by then
+        } else if (!s.windows.empty() && !idle) {  // also where it was lost: the sessions it had by then
             x.target = uint32_t(core::span_members(spans, x.started_ns, x.windows.empty() ? s.measure_end_ns : x.measure_end_ns).size());
         }
         out.push_back(std::move(x));
@@ -100,6 +108,7 @@ void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInp
             hs.target = s.target;
             hs.judged = !s.windows.empty() && s.measured;
             hs.lost_here = h.lost && h.lost_step && *h.lost_step == s.idx;
+            hs.idle = a.steps[hs_index(a, s.idx)].pool_hosts > 0 && h.rank && uint32_t(*h.rank) >= a.steps[hs_index(a, s.idx)].pool_hosts;
             hs.verdict = s.verdict;
             for (const WindowAnalysis& w : s.windows) hs.windows.push_back(w.verdict);
             hs.stored = s.stored_verdict;
@@ -121,7 +130,7 @@ void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInp
             for (const HostAnalysis& h : p.hosts) {
                 const HostStep& hs = h.steps[i];
                 if (!hs.judged) {
-                    if (lost_by(h.host, s.idx)) lost.push_back(lost_reason(h.host.hostname));
+                    if (lost_by(h.host, s.idx) && !hs.idle) lost.push_back(lost_reason(h.host.hostname));
                     continue;
                 }
                 // The host's windows follow the run's one for one (host_skeleton).
@@ -158,14 +167,17 @@ void summarize_pool(RunAnalysis& a) {
     // Each host's own max density (its sessions per step), the first step it failed.
     for (HostAnalysis& h : p.hosts) {
         std::vector<core::StepPass> pass;
+        std::vector<size_t> index;
         for (size_t i = 0; i < h.steps.size(); ++i) {
             const HostStep& hs = h.steps[i];
-            pass.push_back({hs.target, hs.judged && hs.verdict.pass});
             if (!h.first_fail_step && ((hs.judged && !hs.verdict.pass) || hs.lost_here)) h.first_fail_step = i;
+            if (!a.in_main_ramp(i)) continue;  // a scaling series: its own figures on the whole pool's ramp
+            pass.push_back({hs.target, hs.judged && hs.verdict.pass});
+            index.push_back(i);
         }
         const core::MaxDensity d = core::max_density(pass);
         h.max_density = d.sessions;
-        h.max_density_step = d.step;
+        h.max_density_step = d.step ? std::optional<size_t>(index[*d.step]) : std::nullopt;
     }
 
     // Which host failed first and why: the earliest step any host failed in (or was lost in);
@@ -213,8 +225,23 @@ void summarize_pool(RunAnalysis& a) {
             p.window_skew_ns = std::max(p.window_skew_ns.value_or(0), d);
         }
 
-    // E(H) without a [scaling] series: the pool's max density over the steps every host completed,
-    // against the best host's own max density as the one-host figure.
+    // E(H) of a [scaling] series: each pool size's ramp (consecutive steps of one pool_hosts) by
+    // core::max_density over the steps every host completed, against the one-host ramp's.
+    std::map<uint32_t, std::vector<core::StepPass>> ramps;
+    for (size_t i = 0; i < p.complete_steps; ++i)
+        ramps[a.steps[i].pool_hosts].push_back(
+            {a.steps[i].target, a.steps[i].measured && !a.steps[i].windows.empty() && a.steps[i].verdict.pass});
+    if (ramps.size() > 1 || (ramps.size() == 1 && ramps.begin()->first == 1)) {
+        const auto one = ramps.find(1);
+        const uint32_t single = one == ramps.end() ? 0 : core::max_density(one->second).sessions;
+        for (const auto& [hosts, steps] : ramps) {
+            const uint32_t m = core::max_density(steps).sessions;
+            p.scaling.push_back({hosts, m, one == ramps.end() ? NAN : core::scaling_efficiency(m, hosts, single), false});
+        }
+        return;
+    }
+    // Without one: the pool's max density over the steps every host completed, against the best
+    // host's own max density as the one-host figure.
     std::vector<core::StepPass> pass;
     for (size_t i = 0; i < p.complete_steps; ++i)
         pass.push_back({a.steps[i].target, a.steps[i].measured && !a.steps[i].windows.empty() && a.steps[i].verdict.pass});

@@ -1,5 +1,6 @@
 #include "report/pool_section.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -131,8 +132,9 @@ std::string pool_html(const RunAnalysis& a) {
     h += "</tbody></table>\n";
 
     // Per step: each host's density and verdict.
-    h += "<h3>Density and verdict per step and host</h3><table class=\"pool-steps\"><thead><tr><th class=\"l\">step</th>"
-         "<th>pool sessions</th><th class=\"l\">pool</th>";
+    const bool series = std::any_of(a.steps.begin(), a.steps.end(), [&](const StepAnalysis& s) { return s.pool_hosts != a.steps.front().pool_hosts; });
+    h += "<h3>Density and verdict per step and host</h3><table class=\"pool-steps\"><thead><tr><th class=\"l\">step</th>" +
+         std::string(series ? "<th>hosts</th>" : "") + "<th>pool sessions</th><th class=\"l\">pool</th>";
     for (const auto& x : p.hosts) h += "<th class=\"l\">" + e(x.host.hostname) + "<div class=\"muted\">sessions, p95 ms</div></th>";
     h += "</tr></thead><tbody>\n";
     for (size_t i = 0; i < a.steps.size(); ++i) {
@@ -141,12 +143,14 @@ std::string pool_html(const RunAnalysis& a) {
             return !measured ? std::string("<span class=\"pill none\">n/a</span>")
                              : pass ? std::string("<span class=\"pill pass\">pass</span>") : std::string("<span class=\"pill fail\">fail</span>");
         };
-        h += "<tr><td class=\"l\">" + std::to_string(s.idx + 1) + "</td><td>" + std::to_string(s.target) + "</td><td class=\"l\">" +
+        h += "<tr><td class=\"l\">" + std::to_string(s.idx + 1) + "</td>" + (series ? "<td>" + std::to_string(s.pool_hosts) + "</td>" : std::string()) +
+             "<td>" + std::to_string(s.target) + "</td><td class=\"l\">" +
              pill(!s.windows.empty(), s.verdict.pass) + "</td>";
         for (const auto& x : p.hosts) {
             const HostStep& hs = x.steps[i];
             std::string cell;
             if (hs.lost_here) cell = "<b style=\"color:#c62828\">lost here</b>";
+            else if (hs.idle) cell = "<span class=\"muted\">idle (series)</span>";
             else if (!hs.judged) cell = "<span class=\"muted\">\u2014</span>";
             else {
                 cell = pill(true, hs.verdict.pass) + " " + std::to_string(hs.target) + ", " + num(hs.verdict.p95_median_ms);
@@ -197,7 +201,7 @@ std::string pool_markdown(const RunAnalysis& a, const std::function<std::string(
              (s.windows.empty() ? "n/a" : s.verdict.pass ? "pass" : "fail") + " |";
         for (const auto& x : p.hosts) {
             const HostStep& hs = x.steps[i];
-            m += " " + (hs.lost_here ? std::string("lost")
+            m += " " + (hs.lost_here ? std::string("lost") : hs.idle ? std::string("idle")
                         : !hs.judged ? std::string("-")
                                      : std::string(hs.verdict.pass ? "pass" : "fail") + " " + std::to_string(hs.target) +
                                            " (p95 " + num(hs.verdict.p95_median_ms) + " ms)") +
