@@ -71,6 +71,9 @@ public:
     void watch(const join::Watch& w) {
         if (authenticated()) send(w);
     }
+    void send_any(const join::JoinMessage& m) {
+        if (authenticated()) send_message(m);
+    }
 
     // Refusal before authentication: reported as refused, the peer told why.
     void refuse(const std::string& why, bool tell) {
@@ -109,8 +112,9 @@ public:
             end(CloseReason::io_error, "no answer for " + std::to_string(int(l_.opt_.idle_timeout_s)) + " s");
             return;
         }
-        if (stage_ != Stage::syncing && pings_left_ == 0 &&
-            double(t - last_sync_ns_) * 1e-9 >= l_.opt_.resync_interval_s) {
+        const double every = offset_.uncertainty_ns > l_.opt_.poor_uncertainty_ns ? l_.opt_.poor_resync_interval_s
+                                                                                   : l_.opt_.resync_interval_s;
+        if (stage_ != Stage::syncing && pings_left_ == 0 && double(t - last_sync_ns_) * 1e-9 >= every) {
             pings_left_ = l_.opt_.resync_pings;
             burst_.clear();
             ping();
@@ -120,8 +124,11 @@ public:
 private:
     template <class M>
     void send(const M& m) {
+        send_message(join::JoinMessage{m});
+    }
+    void send_message(const join::JoinMessage& m) {
         std::vector<uint8_t> out;
-        join::encode(out, join::JoinMessage{m});
+        join::encode(out, m);
         out_.push_back(std::move(out));
         if (out_.size() == 1) write_next();
     }
@@ -202,6 +209,19 @@ private:
                 if (s->t_ns > 0) s->t_ns += offset_.offset_ns;
                 if (l_.cb_.samples) l_.cb_.samples(id_, std::move(*s));
                 return true;
+            }
+            if (peer_.role == join::Role::launcher && (std::holds_alternative<join::LogonState>(*jm) ||
+                                                       std::holds_alternative<join::Arrivals>(*jm) ||
+                                                       std::holds_alternative<join::RefAsk>(*jm))) {
+                if (auto* st = std::get_if<join::LogonState>(jm)) shift(st->t_ns, offset_.offset_ns);
+                if (auto* a = std::get_if<join::Arrivals>(jm))
+                    for (auto& x : a->arrivals) shift(x.t_ns, offset_.offset_ns);
+                if (l_.cb_.launcher) l_.cb_.launcher(id_, std::move(*jm));
+                return !gone();
+            }
+            if (peer_.role == join::Role::session && stage_ == Stage::started && std::holds_alternative<join::Reference>(*jm)) {
+                if (l_.cb_.launcher) l_.cb_.launcher(id_, std::move(*jm));
+                return !gone();
             }
             return protocol(std::string("unexpected ") + join::type_name(uint8_t(jm->index() + 16)));
         }
@@ -355,6 +375,9 @@ void JoinListener::stop(uint64_t conn) {
 }
 void JoinListener::watch(uint64_t conn, const join::Watch& w) {
     if (auto it = conns_.find(conn); it != conns_.end()) it->second->watch(w);
+}
+void JoinListener::send(uint64_t conn, const join::JoinMessage& m) {
+    if (auto it = conns_.find(conn); it != conns_.end()) it->second->send_any(m);
 }
 void JoinListener::drop(uint64_t conn, const std::string& why) {
     if (auto it = conns_.find(conn); it != conns_.end()) {

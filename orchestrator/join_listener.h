@@ -54,6 +54,11 @@ public:
         uint32_t join_pings = 8;         // round trips measured before a peer counts as joined
         double resync_interval_s = 10;   // then this often, `resync_pings` round trips
         uint32_t resync_pings = 4;
+        // A measurement worse than this (a loaded machine answering late) is taken again after
+        // poor_resync_interval_s rather than resync_interval_s, so the peer's stamps soon get a
+        // better offset (a session's first frames arrive a second or more after it joined).
+        int64_t poor_uncertainty_ns = 1'000'000;
+        double poor_resync_interval_s = 1;
         double idle_timeout_s = 10;      // a joined peer not rendering that leaves a PING unanswered this long is dropped
     };
     struct Callbacks {
@@ -65,6 +70,9 @@ public:
         // Telemetry of a started session, its stamps in this process's clock.
         std::function<void(uint64_t conn, wire::Message&&)> message;
         std::function<void(uint64_t conn, join::Samples&&)> samples;  // an agent's, stamps converted
+        // A launcher's LOGON_STATE, ARRIVALS (keepalives too) or REF_ASK, or a started session's
+        // REFERENCE; stamps converted.
+        std::function<void(uint64_t conn, join::JoinMessage&&)> launcher;
         // A connection refused before it was a peer: bad proof, garbage, too big, too slow, evicted.
         std::function<void(const std::string& address, const std::string& why)> refused;
         // A peer's connection ended (after `joined` accepted it).
@@ -80,6 +88,8 @@ public:
     void start(uint64_t conn, const join::Start& as);  // START: a waiting session begins rendering
     void stop(uint64_t conn);   // STOP: a session ends (or a waiting one exits)
     void watch(uint64_t conn, const join::Watch& w);
+    // LOGON / LOGOFF to a launcher, REF_ASK to a session, REFERENCE to a launcher.
+    void send(uint64_t conn, const join::JoinMessage& m);
     void drop(uint64_t conn, const std::string& why);  // closes it (a hung session), reported as closed
     void close();               // stops accepting and closes every connection
     size_t pending() const;     // unauthenticated connections open now

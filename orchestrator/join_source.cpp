@@ -41,6 +41,8 @@ JoinSessionSource::JoinSessionSource(SessionHost& host, const core::Plan& plan, 
     cb.samples = [this](uint64_t c, join::Samples&& s) { on_samples(c, std::move(s)); };
     cb.refused = [this](const std::string& a, const std::string& why) { on_refused(a, why); };
     cb.closed = [this](uint64_t c, const ConnectionEnd& e) { on_closed(c, e); };
+    cb.launcher = [this](uint64_t c, join::JoinMessage&& m) { on_launcher(c, std::move(m)); };
+    make_hub();
     // Made inside the controller's constructor, before the store is open: nothing is recorded
     // until the first step asks for sessions.
     listener_ = std::make_unique<JoinListener>(host_.io(), opt_, std::move(cb));
@@ -109,6 +111,16 @@ void JoinSessionSource::on_clock(uint64_t conn, const core::ClockOffset& c, bool
     Peer& p = it->second;
     p.clock = c;
     const std::string& h = p.info.host;
+    if (p.info.role == join::Role::launcher) {
+        // A launcher is no host of the run (its logons' sessions name theirs); its stamps are
+        // converted at ingest with this connection's offset.
+        if (!first) return;
+        p.ready = true;
+        hub_->joined(conn, h, p.info.address + ", clock offset " + micros(c.offset_ns) + " +- " +
+                                  micros(c.uncertainty_ns).substr(1) + " over " + std::to_string(c.samples) + " round trips");
+        fill();
+        return;
+    }
     host_seen(h);
     // The host's offset: its best-measured connection's (one clock per host).
     auto& hi = hosts_[h];
@@ -178,6 +190,7 @@ void JoinSessionSource::fill() {
         waiting_.pop_front();
         if (peers_.count(conn)) activate(conn);
     }
+    ask_launchers();
 }
 
 void JoinSessionSource::activate(uint64_t conn) {
@@ -187,6 +200,10 @@ void JoinSessionSource::activate(uint64_t conn) {
     Session& s = host_.add_session(static_cast<pid_t>(p.info.pid), p.info.host);
     p.session = s.id;
     conn_of_[s.id] = conn;
+    // Its logon, if a launcher opened it; the logon took until the session's JOIN reached the run
+    // (HELLO follows START, which waits for the step, so it would count the run's wait too).
+    hub_->session_activated(s.id, p.info.host, p.info.user);
+    hub_->session_hello(s.id, p.info.accepted_ns);
     if (!agents_.count(p.info.host) && unavailable_said_.insert(p.info.host).second) {
         event(std::nullopt, "host-figures-unavailable",
               "host " + p.info.host + ": no seatmark agent has joined for it, so its CPU, memory and GPU figures are not recorded",
@@ -227,6 +244,7 @@ void JoinSessionSource::stop_newest(uint32_t count) {
     for (auto it = all.rbegin(); it != all.rend() && count > 0; ++it) {
         if (!(*it)->active()) continue;
         if (auto c = conn_of_.find((*it)->id); c != conn_of_.end()) listener_->stop(c->second);
+        hub_->session_stopping((*it)->id);
         host_.request_stop((*it)->id);
         --count;
     }
@@ -234,7 +252,8 @@ void JoinSessionSource::stop_newest(uint32_t count) {
 
 void JoinSessionSource::stop_all() {
     stopping_ = true;
-    for (auto& [conn, p] : peers_) listener_->stop(conn);  // rendering, waiting and agents alike
+    hub_->stop_all();
+    for (auto& [conn, p] : peers_) listener_->stop(conn);  // rendering, waiting, agents and launchers alike
     for (const Session* s : host_.sessions().all())
         if (s->active()) host_.request_stop(s->id);
     waiting_.clear();
@@ -265,6 +284,7 @@ void JoinSessionSource::on_message(uint64_t conn, wire::Message&& m) {
         if (!host_.hello(*h)) listener_->drop(conn, "HELLO refused for session " + std::to_string(id));
         return;
     }
+    if (auto* f = std::get_if<wire::Frames>(&m)) hub_->session_frames(id, f->frames);
     if (auto* b = std::get_if<wire::Bye>(&m)) {
         p.bye_exit = b->exit_code;
         p.bye_message = b->message;
@@ -322,6 +342,10 @@ void JoinSessionSource::on_closed(uint64_t conn, const ConnectionEnd& end) {
     peers_.erase(it);
     std::erase(waiting_, conn);
     const std::string why = end.detail.empty() ? "closed by the peer" : end.detail;
+    if (p.info.role == join::Role::launcher) {
+        hub_->closed(conn, why);
+        return;
+    }
     if (p.info.role == join::Role::agent) {
         if (auto a = agents_.find(p.info.host); a != agents_.end() && a->second == conn) agents_.erase(a);
         if (p.ready && !stopping_) set_agent(p.info.host, "none: agent disconnected (" + why + ")", "agent disconnected (" + why + "); host figures unavailable from now on");
@@ -334,6 +358,7 @@ void JoinSessionSource::on_closed(uint64_t conn, const ConnectionEnd& end) {
     const uint32_t id = *p.session;
     conn_of_.erase(id);
     host_.link_closed(id, end);
+    hub_->session_ended(id);
     const Session* s = host_.sessions().find(id);
     if (!s) return;
     if (s->reason != store::SessionEnd::running) {

@@ -5,7 +5,9 @@
 // Sessions wait in join order and are activated step by step; the rest wait without rendering.
 // A step that cannot get its count within the plan's join timeout fails with the shortfall as
 // its reason. Each session's host is the one it names; its host figures come from that host's
-// agent, or are recorded as unavailable with the reason.
+// agent, or are recorded as unavailable with the reason. RDP launchers (`seatmark launch
+// --join`) are asked for logons while a step is short of sessions (launcher_source.cpp); each
+// logon's session joins by itself and is matched to its logon when activated.
 #include <deque>
 #include <map>
 #include <memory>
@@ -15,6 +17,7 @@
 
 #include "core/plan.h"
 #include "orchestrator/join_listener.h"
+#include "orchestrator/launcher_hub.h"
 #include "orchestrator/session_host.h"
 #include "orchestrator/step_seams.h"
 
@@ -36,6 +39,8 @@ public:
     void failed(uint32_t id) override;
 
     std::string url() const { return listener_->url(); }
+    const core::EndpointSeries* endpoint(uint32_t id) const override { return hub_->series(id); }
+    const store::EndpointLogonRow* logon(uint32_t id) const override { return hub_->logon_of(id); }
 
 private:
     struct Peer {
@@ -53,6 +58,9 @@ private:
     void on_samples(uint64_t conn, join::Samples&& s);
     void on_refused(const std::string& address, const std::string& why);
     void on_closed(uint64_t conn, const ConnectionEnd& end);
+    void make_hub();                                        // launcher_source.cpp
+    void on_launcher(uint64_t conn, join::JoinMessage&& m); // launcher_source.cpp
+    void ask_launchers();                                   // launcher_source.cpp
 
     void activate(uint64_t conn);
     void fill();
@@ -68,6 +76,7 @@ private:
     const core::Plan& plan_;
     JoinListener::Options opt_;
     std::unique_ptr<JoinListener> listener_;
+    std::unique_ptr<LauncherHub> hub_;  // RDP launchers and their logons (launcher_hub.h)
     std::map<uint64_t, Peer> peers_;
     std::deque<uint64_t> waiting_;                // ready sessions in join order
     std::map<uint32_t, uint64_t> conn_of_;        // session id -> connection

@@ -91,7 +91,24 @@ void LauncherHub::on_state(uint64_t conn, join::LogonState&& s) {
         return;
     }
     LogonRec* l = find_logon(conn, s.host, s.user, true);
-    if (!l) return;
+    if (!l) {
+        // Closed when the run ended its session (session_ended): what the launcher counted to
+        // the end still belongs in the row.
+        if (LogonRec* c = find_logon(conn, s.host, s.user, false); c && c->closed_at_stop) {
+            c->row.codec = s.codec;
+            c->row.payload_bytes = s.payload_bytes;
+            c->row.paints = s.paints;
+            c->row.unreadable = s.unreadable;
+            c->row.bytes_per_s = s.bytes_per_s > 0 ? s.bytes_per_s : NAN;
+            c->row.ended_ns = s.t_ns;
+            if (s.fault != "logged-off" && s.fault != "none") {
+                c->row.fault = s.fault;
+                c->row.fault_detail = s.detail;
+            }
+            store(*c);
+        }
+        return;
+    }
     l->ended = true;
     if (la.open) --la.open;
     auto& r = l->row;
@@ -188,6 +205,16 @@ void LauncherHub::session_ended(uint32_t id) {
     auto l = logons_.find(t->second.logon);
     if (l == logons_.end()) return;
     finish_figures(l->second);
+    if (stopping_ && !l->second.ended) {
+        // The run is ending and will not wait for the launcher's logoff: the logon ends with its
+        // session, as asked (the launcher's last word updates the row if it still arrives).
+        LogonRec& r = l->second;
+        r.ended = r.closed_at_stop = true;
+        r.row.ended_ns = io_.now ? io_.now() : 0;
+        r.row.fault = "none";
+        r.row.fault_detail = "the run ended its session; the launcher logs the desktop off";
+        if (auto la = launchers_.find(r.conn); la != launchers_.end() && la->second.open) --la->second.open;
+    }
     store(l->second);
 }
 

@@ -4,7 +4,7 @@
 // it for logons when a step needs more sessions than have joined, spreading them over the
 // launchers (the one holding fewest first); a logon's session joins on its own and is matched
 // to its logon by (host, user) when activated. Per logon it records the connect time, the
-// logon time (connect -> the session's HELLO), arrivals and SSIM samples (stamps already in
+// logon time (connect -> the session's JOIN, session_hello), arrivals and SSIM samples (stamps already in
 // the run's clock), codec and bytes, and the fault class; the endpoint figures are
 // core/endpoint.h's, live (the verdict) and over the session's whole life (the stored row).
 #include <cstdint>
@@ -78,6 +78,7 @@ private:
         uint64_t conn = 0;
         store::EndpointLogonRow row;
         bool ended = false, stopped_by_run = false;
+        bool closed_at_stop = false;  // ended here when the run stopped its session (session_ended)
         int64_t first_arrival_ns = 0;
     };
     struct Track {  // a launched session

@@ -109,6 +109,8 @@ private:
     void record(const store::EventRow& e) override { store_->add_event(e); }
     void add_samples(std::vector<store::SampleRow> rows) override { store_->add_samples(std::move(rows)); }
     void add_host(const store::HostInfo& h) override { store_->add_host(h); }
+    void add_endpoint_logon(const store::EndpointLogonRow& r) override { store_->add_endpoint_logon(r); }
+    void add_endpoint_batch(store::EndpointBatch b) override { store_->add_endpoint_batch(std::move(b)); }
     Session& new_session(uint32_t id);  // the record and its store row, for spawned and brought-in sessions
     void accept_hello(Session& s, const wire::Hello& h);
     void live_event(const core::RunEvent& e) {

@@ -11,6 +11,7 @@
 #include "common/wire_protocol.h"
 #include "orchestrator/session_table.h"
 #include "orchestrator/telemetry_server.h"
+#include "store/endpoint_rows.h"
 #include "store/records.h"
 
 namespace boost::asio {
@@ -47,6 +48,10 @@ public:
     virtual void add_samples(std::vector<store::SampleRow> rows) = 0;
     // A host taking part (a joined host): its row in `hosts`, replaced when given again.
     virtual void add_host(const store::HostInfo& h) = 0;
+    // What RDP launchers saw (orchestrator/launcher_hub.h): a logon row (whole, again on each
+    // change) and arrivals / SSIM samples, times in this run's clock.
+    virtual void add_endpoint_logon(const store::EndpointLogonRow& r) = 0;
+    virtual void add_endpoint_batch(store::EndpointBatch b) = 0;
 };
 
 }  // namespace seatmark::orchestrator

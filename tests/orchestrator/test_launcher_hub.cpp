@@ -139,3 +139,36 @@ TEST_CASE("launcher hub: logons spread over launchers, matched to sessions, figu
     CHECK_FALSE(f.hub.ask(1));  // the one left is out of users
     CHECK(f.sent.size() == before);
 }
+
+TEST_CASE("launcher hub: at the run's end a logon ends with its session, the launcher's last word still fills its row") {
+    Fake f;
+    f.hub.joined(10, "l", "1.2.3.4:5");
+    CHECK(f.hub.ask(1));
+    f.hub.message(10, state("u1", join::LogonState::connecting, 1'000'000'000));
+    f.hub.session_activated(3, "vdi", "u1");
+    std::vector<FrameRecord> frames(4);
+    for (uint64_t k = 0; k < 4; ++k) {
+        frames[k].seq = k;
+        frames[k].t_begin_ns = 2'000'000'000 + int64_t(k) * 100'000'000;
+        frames[k].t_present_ns = frames[k].t_begin_ns + 1'000'000;
+    }
+    f.hub.session_frames(3, frames);
+    // The run ends: it does not wait for the launcher's logoff, so the row is closed with the session.
+    f.hub.stop_all();
+    f.hub.session_ended(3);
+    CHECK(f.rows[1].ended_ns == 5);  // the hub's clock
+    CHECK(f.rows[1].fault == "none");
+    CHECK(f.rows[1].fault_detail.find("the run ended its session") != std::string::npos);
+    CHECK(f.rows[1].figures.rendered == 4);
+    CHECK(f.hub.pending() == 0);
+    CHECK_FALSE(f.hub.ask(1));  // nothing is asked while the run ends
+    // The launcher's report of the logoff arrives after all: its counts and end time go in the row.
+    auto last = state("u1", join::LogonState::ended, 7'000'000'000, "logged-off");
+    last.payload_bytes = 4096;
+    last.paints = 40;
+    f.hub.message(10, std::move(last));
+    CHECK(f.rows[1].fault == "none");
+    CHECK(f.rows[1].ended_ns == 7'000'000'000);
+    CHECK(f.rows[1].payload_bytes == 4096);
+    CHECK(f.rows[1].paints == 40);
+}
