@@ -151,6 +151,7 @@ TEST_CASE("join mode: two hosts, an agent on one, steps activate sessions in joi
     }
     CHECK(qi(db, "SELECT COUNT(DISTINCT host) FROM sessions") >= 1);
     CHECK(q(db, "SELECT group_concat(target_sessions, ',') FROM (SELECT DISTINCT idx, target_sessions FROM steps ORDER BY idx)") == "1,3");
+    INFO("verdict reasons: " << q(db, "SELECT group_concat(step_idx || '/' || repeat || ': ' || reason, '; ') FROM verdict_reasons"));
     CHECK(qi(db, "SELECT COUNT(*) FROM verdicts WHERE repeat = -1 AND pass = 1") == 2);
     // Nothing lost: every frame each session counted arrived and is stored.
     CHECK(qi(db, "SELECT COUNT(*) FROM sessions WHERE end_reason != 'ok'") == 0);

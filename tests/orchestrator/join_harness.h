@@ -37,6 +37,7 @@ struct Harness {
     }();
     std::vector<seatmark::wire::Message> messages;
     std::vector<seatmark::join::Samples> samples;
+    std::vector<std::pair<uint64_t, seatmark::join::JoinMessage>> launcher;  // cb.launcher
     std::vector<std::pair<uint64_t, seatmark::orchestrator::ConnectionEnd>> closed;
 
     explicit Harness(seatmark::orchestrator::JoinListener::Options o = {}) {
@@ -65,6 +66,11 @@ struct Harness {
         cb.samples = [this](uint64_t, seatmark::join::Samples&& s) {
             std::lock_guard<std::mutex> l(mu);
             samples.push_back(std::move(s));
+            cv.notify_all();
+        };
+        cb.launcher = [this](uint64_t c, seatmark::join::JoinMessage&& m) {
+            std::lock_guard<std::mutex> l(mu);
+            launcher.emplace_back(c, std::move(m));
             cv.notify_all();
         };
         cb.refused = [this](const std::string& a, const std::string& why) {

@@ -23,6 +23,7 @@
 #include "common/join_peer.h"
 #include "orchestrator/join_listener.h"
 #include "tests/orchestrator/join_harness.h"
+#include "tests/support/process.h"
 
 using namespace seatmark;
 using namespace std::chrono_literals;
@@ -282,6 +283,72 @@ TEST_CASE("an agent's samples arrive with their stamps converted, and a session 
     std::lock_guard<std::mutex> l(h.mu);
     CHECK(h.closed[0].second.reason == orchestrator::CloseReason::protocol);
     CHECK(h.closed[0].second.detail.find("SAMPLES from a session") != std::string::npos);
+}
+
+TEST_CASE("a launcher's logon states and arrivals arrive converted, the run's LOGON reaches it, a session may not speak for one") {
+    Harness h;
+    join::JoinPeer launcher(peer_options(h, "sesame-0123456789", join::Role::launcher));
+    launcher.join(join::local_identity("lab-1"));
+    std::mutex mu;
+    std::vector<join::JoinMessage> got;
+    launcher.run(
+        [&](const join::JoinMessage& m) {
+            std::lock_guard<std::mutex> l(mu);
+            got.push_back(m);
+        },
+        {});
+    REQUIRE(h.wait([&] { return !h.ready.empty(); }));
+    const uint64_t conn = h.ready[0];
+    // The run asks for two logons.
+    h.on_loop([&] { h.listener->send(conn, join::Logon{2}); });
+    REQUIRE(test::wait_until(5, [&] {
+        std::lock_guard<std::mutex> l(mu);
+        return !got.empty();
+    }));
+    {
+        std::lock_guard<std::mutex> l(mu);
+        REQUIRE(std::holds_alternative<join::Logon>(got[0]));
+        CHECK(std::get<join::Logon>(got[0]).count == 2);
+    }
+    join::LogonState st;
+    st.host = "vdi";
+    st.user = "u1";
+    st.t_ns = now_ns();
+    join::Arrivals a;
+    a.host = "vdi";
+    a.user = "u1";
+    a.arrivals = {{7, st.t_ns + 1000}, {8, 0}};  // 0: no stamp, stays 0
+    std::string err;
+    for (const join::JoinMessage& m : {join::JoinMessage{st}, join::JoinMessage{a}, join::JoinMessage{join::RefAsk{"vdi", "u1", 7}}}) {
+        std::vector<uint8_t> out;
+        join::encode(out, m);
+        REQUIRE(launcher.send(out, err));
+    }
+    REQUIRE(h.wait([&] { return h.launcher.size() == 3; }));
+    {
+        std::lock_guard<std::mutex> l(h.mu);
+        const int64_t off = h.clocks.back().offset_ns;
+        CHECK(h.launcher[0].first == conn);
+        CHECK(std::get<join::LogonState>(h.launcher[0].second).t_ns == st.t_ns + off);
+        const auto& arr = std::get<join::Arrivals>(h.launcher[1].second).arrivals;
+        REQUIRE(arr.size() == 2);
+        CHECK(arr[0].t_ns == st.t_ns + 1000 + off);
+        CHECK(arr[1].t_ns == 0);
+        CHECK(std::get<join::RefAsk>(h.launcher[2].second).seq == 7);
+    }
+    // A session that was never started may not send a launcher's messages, nor a REFERENCE.
+    join::JoinPeer session(peer_options(h, "sesame-0123456789"));
+    session.join(join::local_identity("vdi"));
+    session.run({}, {});
+    REQUIRE(h.wait([&] { return h.ready.size() == 2; }));
+    std::vector<uint8_t> out;
+    join::encode(out, join::JoinMessage{join::Reference{"u1", 7}});
+    REQUIRE(session.send(out, err));
+    REQUIRE(h.wait([&] { return !h.closed.empty(); }));
+    std::lock_guard<std::mutex> l(h.mu);
+    CHECK(h.closed[0].second.reason == orchestrator::CloseReason::protocol);
+    CHECK(h.closed[0].second.detail.find("REFERENCE") != std::string::npos);
+    CHECK(h.launcher.size() == 3);
 }
 
 TEST_CASE("a joined peer that goes silent while waiting is dropped and reported as closed") {
