@@ -6,7 +6,8 @@
 //
 // Reads the XCAF document (assembly tree, instances, names, colours), meshes each prototype once
 // with BRepMesh at an absolute linear and an angular deflection, and writes one mesh per prototype
-// and one part per instance. Protocol on stdout, one line each:  "part I N NAME" before meshing
+// and face colour (faces with no colour of their own take the instance's) and one part per
+// instance, drawn as one piece per mesh. Protocol on stdout, one line each:  "part I N NAME" before meshing
 // prototype I of N, "done" at the end; errors on stderr, exit 2 for bad input.
 #include <BRepMesh_IncrementalMesh.hxx>
 #include <BRep_Tool.hxx>
@@ -24,17 +25,22 @@
 #include <TopExp_Explorer.hxx>
 #include <TopoDS.hxx>
 #include <TopoDS_Face.hxx>
+#include <TopTools_ShapeMapHasher.hxx>
+#include <NCollection_DataMap.hxx>
 #include <XCAFApp_Application.hxx>
 #include <XCAFDoc_ColorTool.hxx>
 #include <XCAFDoc_DocumentTool.hxx>
 #include <XCAFDoc_ShapeTool.hxx>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/errors.h"
 #include "import/build_pack.h"
@@ -69,28 +75,55 @@ std::string name_of(const TDF_Label& l) {
     return "";
 }
 
+uint32_t to_rgba(const Quantity_ColorRGBA& c) {
+    Standard_Real r, g, b;
+    c.GetRGB().Values(r, g, b, Quantity_TOC_sRGB);
+    return rgba_from_float(r, g, b, c.Alpha());
+}
+
 class Walker {
 public:
     Walker(const Options& o, Handle(XCAFDoc_ShapeTool) st, Handle(XCAFDoc_ColorTool) ct) : o_(o), st_(st), ct_(ct) {}
 
-    bool colour_of(const TDF_Label& l, uint32_t& rgba) const {
+    // A colour set on this label itself, surface colour first (as XCAF's own presentation takes it).
+    bool own_colour(const TDF_Label& l, uint32_t& rgba) const {
         Quantity_ColorRGBA c;
-        bool found = ct_->GetColor(l, XCAFDoc_ColorSurf, c) || ct_->GetColor(l, XCAFDoc_ColorGen, c);
-        if (!found) {
-            TopoDS_Shape s = XCAFDoc_ShapeTool::GetShape(l);
-            found = !s.IsNull() && (ct_->GetColor(s, XCAFDoc_ColorSurf, c) || ct_->GetColor(s, XCAFDoc_ColorGen, c));
-        }
-        if (!found) {  // a colour on the solid or face below, as many exporters write it
-            TDF_LabelSequence subs;
-            XCAFDoc_ShapeTool::GetSubShapes(l, subs);
-            for (Standard_Integer i = 1; i <= subs.Length() && !found; ++i)
-                found = ct_->GetColor(subs.Value(i), XCAFDoc_ColorSurf, c) || ct_->GetColor(subs.Value(i), XCAFDoc_ColorGen, c);
-        }
-        if (!found) return false;
-        Standard_Real r, g, b;
-        c.GetRGB().Values(r, g, b, Quantity_TOC_sRGB);
-        rgba = rgba_from_float(r, g, b, c.Alpha());
+        if (!ct_->GetColor(l, XCAFDoc_ColorSurf, c) && !ct_->GetColor(l, XCAFDoc_ColorGen, c)) return false;
+        rgba = to_rgba(c);
         return true;
+    }
+
+    // The colour of a prototype or component as a whole. Colours on its faces, shells or solids
+    // (sub-shape labels) are not the part's colour: face_colours() draws those faces in them.
+    bool colour_of(const TDF_Label& l, uint32_t& rgba) const {
+        if (own_colour(l, rgba)) return true;
+        const TopoDS_Shape s = XCAFDoc_ShapeTool::GetShape(l);
+        Quantity_ColorRGBA c;
+        if (s.IsNull() || (!ct_->GetColor(s, XCAFDoc_ColorSurf, c) && !ct_->GetColor(s, XCAFDoc_ColorGen, c))) return false;
+        rgba = to_rgba(c);
+        return true;
+    }
+
+    // Each face's own colour from the prototype's coloured sub-shapes (a face, or the shell or solid
+    // holding it, as exporters write either); the most specific wins: a face's own colour over its
+    // shell's over its solid's. Faces not in the map take the instance's colour.
+    using FaceColours = NCollection_DataMap<TopoDS_Shape, uint32_t, TopTools_ShapeMapHasher>;
+    FaceColours face_colours(const TDF_Label& proto) const {
+        TDF_LabelSequence subs;
+        XCAFDoc_ShapeTool::GetSubShapes(proto, subs);
+        std::vector<std::pair<TopoDS_Shape, uint32_t>> coloured;
+        for (Standard_Integer i = 1; i <= subs.Length(); ++i) {
+            uint32_t rgba;
+            const TopoDS_Shape s = XCAFDoc_ShapeTool::GetShape(subs.Value(i));
+            if (!s.IsNull() && own_colour(subs.Value(i), rgba)) coloured.emplace_back(s, rgba);
+        }
+        // TopAbs_ShapeEnum runs from COMPOUND to VERTEX: later entries are more specific.
+        std::stable_sort(coloured.begin(), coloured.end(),
+                         [](const auto& a, const auto& b) { return a.first.ShapeType() < b.first.ShapeType(); });
+        FaceColours out;
+        for (const auto& sc : coloured)
+            for (TopExp_Explorer ex(sc.first, TopAbs_FACE); ex.More(); ex.Next()) out.Bind(ex.Current(), sc.second);
+        return out;
     }
 
     // Collects instances (prototype label, placement, colour, name) in tree order.
@@ -126,7 +159,13 @@ public:
     ImportedModel mesh_all() {
         ImportedModel m;
         m.y_up = false;
-        std::vector<int> proto_mesh(labels_.size(), -1);
+        // Per prototype, its meshes: one per face colour; `rgba` inherit takes the instance's colour.
+        struct Piece {
+            uint32_t mesh;
+            uint64_t rgba;
+        };
+        constexpr uint64_t inherit = 1ull << 32;
+        std::vector<std::vector<Piece>> proto_pieces(labels_.size());
         uint64_t faces_total = 0, solids_total = 0;
         for (size_t i = 0; i < labels_.size(); ++i) {
             const std::string pname = names_[i].empty() ? "prototype " + std::to_string(i + 1) : names_[i];
@@ -145,13 +184,18 @@ public:
             if (deadline->UserBreak())
                 throw InputError(o_.input + ": meshing part '" + pname + "' did not finish within " +
                                  std::to_string(int(o_.timeout_s)) + " s; raise --mesh-timeout or coarsen --deflection");
-            seatmark::workloads::Mesh mesh;
+            const FaceColours colours = face_colours(labels_[i]);
+            std::vector<std::pair<uint64_t, seatmark::workloads::Mesh>> groups;  // in order of first face
             for (TopExp_Explorer ex(shape, TopAbs_FACE); ex.More(); ex.Next()) {
                 const TopoDS_Face& face = TopoDS::Face(ex.Current());
                 ++faces_total;
                 TopLoc_Location fl;
                 Handle(Poly_Triangulation) tri = BRep_Tool::Triangulation(face, fl);
                 if (tri.IsNull()) continue;
+                const uint64_t key = colours.IsBound(face) ? colours.Find(face) : inherit;
+                auto g = std::find_if(groups.begin(), groups.end(), [key](const auto& e) { return e.first == key; });
+                if (g == groups.end()) g = groups.insert(groups.end(), {key, {}});
+                seatmark::workloads::Mesh& mesh = g->second;
                 const gp_Trsf ft = fl.Transformation();
                 const uint32_t base = uint32_t(mesh.positions.size());
                 for (Standard_Integer n = 1; n <= tri->NbNodes(); ++n) {
@@ -166,27 +210,32 @@ public:
                     mesh.triangles.insert(mesh.triangles.end(), {base + uint32_t(a - 1), base + uint32_t(b - 1), base + uint32_t(c - 1)});
                 }
             }
-            if (mesh.triangles.empty()) continue;  // wires, points: nothing to draw
-            proto_mesh[i] = int(m.meshes.size());
-            m.meshes.push_back(std::move(mesh));
-            m.mesh_names.push_back(pname);
+            for (auto& [key, mesh] : groups) {
+                if (mesh.triangles.empty()) continue;  // wires, points: nothing to draw
+                proto_pieces[i].push_back({uint32_t(m.meshes.size()), key});
+                m.meshes.push_back(std::move(mesh));
+                m.mesh_names.push_back(proto_pieces[i].size() == 1 ? pname : pname + " (face colour " + std::to_string(proto_pieces[i].size()) + ")");
+            }
         }
         if (faces_total == 0)
             throw InputError(o_.input + ": contains no solids or surfaces (" + std::to_string(labels_.size()) +
                              " shapes, none with faces): nothing to draw; export the bodies, not only curves or points");
         if (solids_total == 0) m.notes.push_back("no solids: drawing surfaces only");
         for (const auto& inst : instances_) {
-            if (proto_mesh[inst.proto] < 0) continue;
-            ImportedPart part;
-            part.mesh = uint32_t(proto_mesh[inst.proto]);
-            const gp_Trsf t = inst.loc.Transformation();
-            for (int c = 0; c < 4; ++c)
-                for (int r = 0; r < 3; ++r) part.transform[size_t(c * 4 + r)] = float(t.Value(r + 1, c + 1));
-            part.transform[3] = part.transform[7] = part.transform[11] = 0;
-            part.transform[15] = 1;
-            part.rgba = inst.rgba;
-            part.name = inst.name;
-            m.parts.push_back(std::move(part));
+            const uint32_t first = uint32_t(m.parts.size());
+            for (const Piece& piece : proto_pieces[inst.proto]) {
+                ImportedPart part;
+                part.mesh = piece.mesh;
+                const gp_Trsf t = inst.loc.Transformation();
+                for (int c = 0; c < 4; ++c)
+                    for (int r = 0; r < 3; ++r) part.transform[size_t(c * 4 + r)] = float(t.Value(r + 1, c + 1));
+                part.transform[3] = part.transform[7] = part.transform[11] = 0;
+                part.transform[15] = 1;
+                part.rgba = piece.rgba == inherit ? inst.rgba : uint32_t(piece.rgba);
+                part.name = inst.name;
+                if (m.parts.size() > first) part.piece_of = first;
+                m.parts.push_back(std::move(part));
+            }
         }
         return m;
     }

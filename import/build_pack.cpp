@@ -159,12 +159,18 @@ pack::PackContents build_pack(ImportedModel model, double crease_deg, const std:
     // Z-up sources are turned Y-up, so the session's camera (Y up) sees them standing.
     const Matrix z_to_y{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
     uint32_t id = 1;
-    for (auto& p : model.parts) {
+    for (size_t i = 0; i < model.parts.size(); ++i) {
+        auto& p = model.parts[i];
         pack::PackPartIn q;
         q.mesh = remap[p.mesh];
         q.transform = model.y_up ? p.transform : multiply(z_to_y, p.transform);
         q.rgba = p.rgba;
-        q.id = id++;  // stable: the source's traversal order
+        if (p.piece_of == ImportedPart::no_piece) {
+            q.id = id++;  // stable: the source's traversal order
+        } else {
+            if (p.piece_of >= i) throw std::logic_error("importer produced a colour piece before its part");
+            q.id = out.parts[p.piece_of].id;  // one part, drawn in pieces: selected and counted as one
+        }
         q.name = std::move(p.name);
         out.parts.push_back(std::move(q));
     }

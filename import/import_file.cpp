@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -52,8 +53,11 @@ ImportedModel from_pack(const pack::PackFile& p) {
         m.meshes.push_back(std::move(mesh));
         m.mesh_names.emplace_back();
     }
+    std::unordered_map<uint32_t, uint32_t> first_with_id;  // the mesher's colour pieces share their part's id
     for (size_t i = 0; i < p.parts().size(); ++i) {
         ImportedPart part;
+        auto [first, fresh] = first_with_id.try_emplace(p.instances()[i].id, uint32_t(i));
+        if (!fresh) part.piece_of = first->second;
         part.mesh = p.parts()[i].mesh;
         std::memcpy(part.transform.data(), p.instances()[i].model, sizeof part.transform);
         part.rgba = p.instances()[i].rgba;

@@ -19,6 +19,12 @@ struct ImportedPart {
     Matrix transform = identity;
     uint32_t rgba = 0xffb0b0b0;  // R in the low byte
     std::string name;
+    // A part whose faces carry several colours (STEP/IGES face colours) is drawn as one piece per
+    // colour, each with a mesh of its own; every piece after the first names the first here
+    // (an earlier index into ImportedModel::parts) and shares its id, so it is one part to count
+    // and to select. no_piece: a part of its own.
+    uint32_t piece_of = no_piece;
+    static constexpr uint32_t no_piece = UINT32_MAX;
 };
 
 struct ImportedModel {

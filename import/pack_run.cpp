@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -25,10 +26,12 @@ double since(std::chrono::steady_clock::time_point t) {
 void merge(ImportedModel& a, ImportedModel&& b, bool y_up) {
     const uint32_t base = uint32_t(a.meshes.size());
     const Matrix z_to_y{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+    const uint32_t part_base = uint32_t(a.parts.size());
     for (auto& m : b.meshes) a.meshes.push_back(std::move(m));
     for (auto& n : b.mesh_names) a.mesh_names.push_back(std::move(n));
     for (auto& p : b.parts) {
         p.mesh += base;
+        if (p.piece_of != ImportedPart::no_piece) p.piece_of += part_base;
         if (!y_up) p.transform = multiply(z_to_y, p.transform);
         a.parts.push_back(std::move(p));
     }
@@ -84,7 +87,10 @@ PackSummary pack_models(const PackOptions& o) {
     s.write_s = since(t);
     if (tty) std::fprintf(stderr, "\r\033[K");
 
-    s.parts = contents.parts.size();
+    std::unordered_set<uint32_t> ids;
+    for (const auto& p : contents.parts) ids.insert(p.id);
+    s.parts = ids.size();
+    s.pieces = contents.parts.size();
     s.meshes = contents.meshes.size();
     s.triangles = w.triangles;
     s.edges = w.edges;
@@ -100,6 +106,7 @@ int run_pack(const PackOptions& o) {
     nlohmann::json j = {{"out", o.out},
                         {"inputs", o.inputs},
                         {"parts", s.parts},
+                        {"pieces", s.pieces},
                         {"unique_meshes", s.meshes},
                         {"triangles", s.triangles},
                         {"unique_triangles", s.unique_triangles},
@@ -120,7 +127,9 @@ int run_pack(const PackOptions& o) {
     }
     std::printf("packed     %s -> %s (%.1f MB, payload XXH3 %s)\n", o.inputs.size() == 1 ? o.inputs[0].c_str() : (std::to_string(o.inputs.size()) + " files").c_str(),
                 o.out.c_str(), double(s.file_bytes) / 1e6, xxh3_hex(s.payload_xxh3).c_str());
-    std::printf("parts      %" PRIu64 " using %" PRIu64 " unique meshes (instances stored once)\n", s.parts, s.meshes);
+    std::printf("parts      %" PRIu64 " using %" PRIu64 " unique meshes (instances stored once)", s.parts, s.meshes);
+    if (s.pieces != s.parts) std::printf(", drawn as %" PRIu64 " pieces (one per face colour)", s.pieces);
+    std::printf("\n");
     std::printf("triangles  %" PRIu64 " drawn per frame, %" PRIu64 " stored%s\n", s.triangles, s.unique_triangles,
                 s.degenerate ? (" (" + std::to_string(s.degenerate) + " degenerate, kept)").c_str() : "");
     std::printf("edges      %" PRIu64 " feature edge segments drawn per frame\n", s.edges);

@@ -18,7 +18,9 @@ struct PackOptions {
 };
 
 struct PackSummary {
-    uint64_t parts = 0, meshes = 0, triangles = 0, edges = 0, unique_triangles = 0, degenerate = 0, file_bytes = 0;
+    uint64_t parts = 0;   // source parts (distinct ids)
+    uint64_t pieces = 0;  // drawn instances: a part whose faces carry k colours is k pieces
+    uint64_t meshes = 0, triangles = 0, edges = 0, unique_triangles = 0, degenerate = 0, file_bytes = 0;
     uint64_t payload_xxh3 = 0, source_xxh3 = 0;
     double import_s = 0, build_s = 0, write_s = 0;
     std::vector<std::string> notes;

@@ -13,7 +13,9 @@
 //
 // Little-endian. `payload_xxh3` is XXH3-64 over every byte after the header, so a truncated or
 // flipped file is refused before anything uses it; the header itself is checked field by field.
-// A mesh is stored once however many parts use it (instancing).
+// A mesh is stored once however many parts use it (instancing). A part whose faces carry several
+// colours (STEP/IGES) is stored as one entry per colour, each with its own mesh and the part's id
+// and name: readers of version 1 draw it unchanged, and selection and counts go by id.
 #include <cstdint>
 
 namespace seatmark::pack {
@@ -56,7 +58,7 @@ static_assert(sizeof(PackMesh) == 48);
 struct PackInstance {
     float model[16];             // column-major, as GLSL mat4
     uint32_t rgba;               // R in the low byte
-    uint32_t id;                 // stable part id (selection)
+    uint32_t id;                 // stable part id (selection); a part's colour pieces share it
 };
 static_assert(sizeof(PackInstance) == 72);
 

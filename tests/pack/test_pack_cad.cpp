@@ -1,7 +1,11 @@
 // STEP and IGES through the OpenCASCADE child, on files OpenCASCADE itself wrote (tools/make_step).
 #include <doctest/doctest.h>
 
+#include <map>
+#include <set>
+
 #include "model_checks.h"
+#include "pack/pack_reader.h"
 
 using namespace seatmark::test;
 
@@ -35,6 +39,45 @@ TEST_CASE("a STEP assembly keeps its instances once, its names and colours, and 
     CHECK(shot.classes[0] + shot.classes[2] > 0.2);  // the blue plate
     CHECK(shot.classes[7] > 0.01);                   // orange bolts
     CHECK(shot.classes[3] + shot.classes[1] + shot.classes[2] > 0.01);  // the green bracket (g largest)
+}
+
+TEST_CASE("a face coloured apart from its part is drawn in its own colour, and the part stays one part, stored once") {
+    // CAD systems write a coloured face as a colour on the face's sub-shape: the block is blue,
+    // its top face orange. It used to be drawn in one colour for the whole part.
+    TempDir dir;
+    make("faces", dir.file("blocks.step"));
+    ProcessResult r;
+    auto j = pack_json({dir.file("blocks.step"), "--deflection", "0.5", "--out", dir.file("b.smpack")}, &r);
+    INFO(all_output(r));
+    REQUIRE(j.is_object());
+    CHECK(j["parts"] == 2);          // two instances of the block
+    CHECK(j["pieces"] == 4);         // each drawn as its body and its top face
+    CHECK(j["unique_meshes"] == 2);  // the block's two colour pieces, stored once for both instances
+    {
+        seatmark::pack::PackFile p(dir.file("b.smpack"));
+        std::map<uint32_t, std::set<uint32_t>> colours_of_id;
+        for (const auto& inst : p.instances()) colours_of_id[inst.id].insert(inst.rgba);
+        CHECK(colours_of_id.size() == 2);  // pieces share their part's id: selected as one
+        for (const auto& idc : colours_of_id) CHECK(idc.second.size() == 2);
+    }
+    auto s = run_process(seatmark_argv({"session", "--model", dir.file("b.smpack"), "--validate", "--duration", "1s",
+                                        "--width", "320", "--height", "240", "--screenshot", dir.file("b.png")}),
+                         180);
+    INFO(all_output(s));
+    REQUIRE(s.exit_code == 0);
+    CHECK(s.out.find("validation 0 messages") != std::string::npos);
+    Shot shot = look_at(dir.file("b.png"));
+    CAPTURE(shot.classes[0]);
+    CAPTURE(shot.classes[7]);
+    CHECK(shot.object_share > 0.1);
+    CHECK(shot.classes[0] + shot.classes[2] > 0.1);  // the blue body
+    CHECK(shot.classes[7] > 0.05);                   // the orange top faces
+    // IGES carries face colours too (it has no assembly: one part of two pieces).
+    make("faces", dir.file("blocks.igs"));
+    auto iges = pack_json({dir.file("blocks.igs"), "--out", dir.file("i.smpack")}, &r);
+    INFO(all_output(r));
+    REQUIRE(iges.is_object());
+    CHECK(iges["pieces"].get<uint64_t>() == 2 * iges["parts"].get<uint64_t>());
 }
 
 TEST_CASE("finer deflection makes more triangles, and IGES of the same assembly packs too") {

@@ -2,6 +2,8 @@
 // is tested on files a real CAD kernel wrote, not on text we typed.
 //   make_step assembly OUT.step   plate (blue) + 8 instances of one bolt (orange) + a bracket (green)
 //   make_step assembly OUT.igs    the same through IGES
+//   make_step faces OUT.step      two instances of one block: blue, its top face orange (a colour
+//                                 on a face sub-shape, as CAD systems write a coloured face)
 //   make_step curves OUT.step     one edge, no solids or surfaces
 #include <BRepBuilderAPI_MakeEdge.hxx>
 #include <BRepPrimAPI_MakeBox.hxx>
@@ -22,7 +24,7 @@
 
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: make_step assembly|curves OUT.step|OUT.igs\n");
+        std::fprintf(stderr, "usage: make_step assembly|faces|curves OUT.step|OUT.igs\n");
         return 2;
     }
     const std::string what = argv[1], out = argv[2];
@@ -36,25 +38,42 @@ int main(int argc, char** argv) {
     Handle(XCAFDoc_ShapeTool) st = XCAFDoc_DocumentTool::ShapeTool(doc->Main());
     Handle(XCAFDoc_ColorTool) ct = XCAFDoc_DocumentTool::ColorTool(doc->Main());
     TDF_Label assembly = st->NewShape();
-    TDataStd_Name::Set(assembly, "gearbox");
-    TDF_Label plate = st->AddShape(BRepPrimAPI_MakeBox(200, 100, 10).Shape(), false);
-    TDataStd_Name::Set(plate, "plate");
-    ct->SetColor(plate, Quantity_Color(0.1, 0.3, 0.9, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
-    TDF_Label bolt = st->AddShape(BRepPrimAPI_MakeCylinder(6, 40).Shape(), false);
-    TDataStd_Name::Set(bolt, "bolt");
-    ct->SetColor(bolt, Quantity_Color(0.95, 0.5, 0.1, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
-    TDF_Label bracket = st->AddShape(BRepPrimAPI_MakeBox(30, 60, 50).Shape(), false);
-    TDataStd_Name::Set(bracket, "bracket");
-    ct->SetColor(bracket, Quantity_Color(0.2, 0.8, 0.2, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
-    st->AddComponent(assembly, plate, TopLoc_Location());
-    for (int i = 0; i < 8; ++i) {
-        gp_Trsf t;
-        t.SetTranslation(gp_Vec(15 + 24 * (i % 4), 20 + 60 * (i / 4), 10));
-        st->AddComponent(assembly, bolt, TopLoc_Location(t));
+    if (what == "faces") {
+        TDataStd_Name::Set(assembly, "blocks");
+        BRepPrimAPI_MakeBox box(60, 60, 30);
+        const TopoDS_Shape shape = box.Shape();
+        TDF_Label block = st->AddShape(shape, false);
+        TDataStd_Name::Set(block, "block");
+        ct->SetColor(block, Quantity_Color(0.1, 0.3, 0.9, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
+        TDF_Label top = st->AddSubShape(block, box.TopFace());
+        if (top.IsNull()) return 1;
+        ct->SetColor(top, Quantity_Color(0.95, 0.5, 0.1, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
+        for (int i = 0; i < 2; ++i) {
+            gp_Trsf t;
+            t.SetTranslation(gp_Vec(80 * i, 0, 0));
+            st->AddComponent(assembly, block, TopLoc_Location(t));
+        }
+    } else {
+        TDataStd_Name::Set(assembly, "gearbox");
+        TDF_Label plate = st->AddShape(BRepPrimAPI_MakeBox(200, 100, 10).Shape(), false);
+        TDataStd_Name::Set(plate, "plate");
+        ct->SetColor(plate, Quantity_Color(0.1, 0.3, 0.9, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
+        TDF_Label bolt = st->AddShape(BRepPrimAPI_MakeCylinder(6, 40).Shape(), false);
+        TDataStd_Name::Set(bolt, "bolt");
+        ct->SetColor(bolt, Quantity_Color(0.95, 0.5, 0.1, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
+        TDF_Label bracket = st->AddShape(BRepPrimAPI_MakeBox(30, 60, 50).Shape(), false);
+        TDataStd_Name::Set(bracket, "bracket");
+        ct->SetColor(bracket, Quantity_Color(0.2, 0.8, 0.2, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
+        st->AddComponent(assembly, plate, TopLoc_Location());
+        for (int i = 0; i < 8; ++i) {
+            gp_Trsf t;
+            t.SetTranslation(gp_Vec(15 + 24 * (i % 4), 20 + 60 * (i / 4), 10));
+            st->AddComponent(assembly, bolt, TopLoc_Location(t));
+        }
+        gp_Trsf b;
+        b.SetTranslation(gp_Vec(160, 20, 10));
+        st->AddComponent(assembly, bracket, TopLoc_Location(b));
     }
-    gp_Trsf b;
-    b.SetTranslation(gp_Vec(160, 20, 10));
-    st->AddComponent(assembly, bracket, TopLoc_Location(b));
     st->UpdateAssemblies();
     if (out.size() > 4 && out.substr(out.size() - 4) == ".igs") {
         IGESCAFControl_Writer w;
