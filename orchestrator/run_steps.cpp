@@ -1,6 +1,8 @@
 // The step machine (ramp, settle, windows, repeats, stop rule) and judging with core/step_rules.h.
 #include "orchestrator/run_controller_impl.h"
 
+#include "store/verdict_row.h"
+
 namespace seatmark::orchestrator::run_detail {
 
 namespace asio = boost::asio;
@@ -124,26 +126,11 @@ void Controller::store_verdict(const StepContext& st, int repeat, int64_t t0, in
     store::VerdictRow r;
     r.step_idx = static_cast<int>(st.index);
     r.repeat = repeat;
-    r.target_sessions = static_cast<int>(v.target);
     r.t0_ns = t0;
     r.t1_ns = t1;
     r.judged_ns = judged_ns;
-    r.pass = v.pass;
     r.sessions = static_cast<int64_t>(v.sessions.size());
-    r.failures = v.failures;
-    r.frames = static_cast<int64_t>(v.frames);
-    r.dropped = static_cast<int64_t>(v.dropped);
-    r.fps_median = v.fps_median;
-    r.fps_min = v.fps_min;
-    r.fps_max = v.fps_max;
-    r.p95_median_ms = v.p95_median_ms;
-    r.p95_worst_ms = v.p95_worst_ms;
-    r.low1_worst_fps = v.low1_worst_fps;
-    r.latency_p95_worst_ms = v.latency_p95_worst_ms;
-    r.stutter_worst = v.stutter_worst;
-    r.fairness = v.fairness;
-    r.gpu_mem_peak_pct = v.gpu_mem_peak_pct;
-    r.reasons = v.reasons;
+    store::put_verdict(r, v);
     store_->add_verdict(std::move(r));
 }
 

@@ -10,6 +10,7 @@
 #include "core/step_rules.h"
 #include "store/schema.h"
 #include "store/store_reader.h"
+#include "store/verdict_row.h"
 
 namespace seatmark::store {
 
@@ -185,23 +186,7 @@ namespace {
 core::HostVerdict host_verdict_of(const VerdictRow& v) {
     core::HostVerdict h;
     h.host = v.host;
-    core::StepVerdict& x = h.verdict;
-    x.target = static_cast<uint32_t>(v.target_sessions);
-    x.failures = static_cast<uint32_t>(v.failures);
-    x.frames = static_cast<uint64_t>(v.frames);
-    x.dropped = static_cast<uint64_t>(v.dropped);
-    x.fps_median = v.fps_median;
-    x.fps_min = v.fps_min;
-    x.fps_max = v.fps_max;
-    x.p95_median_ms = v.p95_median_ms;
-    x.p95_worst_ms = v.p95_worst_ms;
-    x.low1_worst_fps = v.low1_worst_fps;
-    x.latency_p95_worst_ms = v.latency_p95_worst_ms;
-    x.stutter_worst = v.stutter_worst;
-    x.fairness = v.fairness;
-    x.gpu_mem_peak_pct = v.gpu_mem_peak_pct;
-    x.pass = v.pass;
-    x.reasons = v.reasons;
+    h.verdict = verdict_of(v);
     h.sessions_judged = static_cast<uint64_t>(v.sessions);
     return h;
 }
@@ -254,22 +239,7 @@ bool MergeWriter::write_pool_verdicts(const std::vector<MergeSource>& src, const
                     x.pass = false;
                     x.reasons.push_back(h.hostname + ": lost before this span was judged");
                 }
-            p.target_sessions = static_cast<int>(x.target);
-            p.pass = x.pass;
-            p.failures = x.failures;
-            p.frames = static_cast<int64_t>(x.frames);
-            p.dropped = static_cast<int64_t>(x.dropped);
-            p.fps_median = x.fps_median;
-            p.fps_min = x.fps_min;
-            p.fps_max = x.fps_max;
-            p.p95_median_ms = x.p95_median_ms;
-            p.p95_worst_ms = x.p95_worst_ms;
-            p.low1_worst_fps = x.low1_worst_fps;
-            p.latency_p95_worst_ms = x.latency_p95_worst_ms;
-            p.stutter_worst = x.stutter_worst;
-            p.fairness = x.fairness;
-            p.gpu_mem_peak_pct = x.gpu_mem_peak_pct;
-            p.reasons = x.reasons;
+            put_verdict(p, x);
             rows.push_back(std::move(p));
         }
     }
