@@ -5,14 +5,15 @@
 // (--host-name demo-h{rank}), and waits; rank 0 merges the hosts' databases into OUT/run.db.
 #include <string>
 
+#include "orchestrator/pool_cli_args.h"
+
 namespace seatmark::orchestrator {
 
-struct PoolDemoArgs {
+// PoolCliArgs::db "" : OUT/run.db (replaced with its host files when present).
+struct PoolDemoArgs : PoolCliArgs {
     unsigned hosts = 2;
     bool quick = false;
-    std::string out, db;  // db "" : OUT/run.db (replaced with its host files when present)
-    bool quiet = false, json = false;
-    std::string listen, token;  // rank 0's live API
+    std::string out;
 };
 
 // mpirun's path on PATH; throws InputError saying what to install when there is none.

@@ -7,15 +7,14 @@
 #include <vector>
 
 #include "core/plan.h"
+#include "orchestrator/pool_cli_args.h"
 #include "orchestrator/run_controller.h"
 
 namespace seatmark::orchestrator {
 
-struct PoolArgs {
+// PoolCliArgs::db is the merged database; each host writes DB-stem.HOST.db beside it.
+struct PoolArgs : PoolCliArgs {
     std::string host_name;  // "" : this machine's host name; {rank} expands to the MPI rank
-    std::string db;         // the merged database (rank 0); each host writes DB-stem.HOST.db beside it
-    bool quiet = false, json = false;
-    std::string listen, token;  // rank 0's live API
     std::vector<std::string> extra_session_args;  // e.g. --synthetic-fps N (benchmarks)
     std::string session_exe;                      // "" : seatmark-session beside this binary
     RunOutcome* outcome = nullptr;                // when set: this rank's run, as run_plan returned it

@@ -80,17 +80,17 @@ void set_join_source(RunOptions& o, const core::Plan& plan, const std::string& a
 
 void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter demo_report) {
     struct RunArgs {
-        std::string plan, db, listen = default_listen, token, host_name;
+        std::string plan, host_name;
         std::string accept = "127.0.0.1:7879", token_file;
-        bool quiet = false, json = false;
+        PoolCliArgs pool{.listen = default_listen};  // db, quiet, json, live API (a pool rank takes them as is)
     };
     auto a = std::make_shared<RunArgs>();
     auto* cmd = app.add_subcommand("run", "Ramp synthetic CAD sessions step by step and record everything to SQLite");
     cmd->add_option("plan", a->plan, "Run plan (TOML); see workloads/plans/example.toml")->required();
-    cmd->add_option("--db", a->db, "Database to create (default: the plan's run.db); must not exist yet");
-    cmd->add_flag("--quiet,-q", a->quiet, "No live status line");
-    cmd->add_flag("--json", a->json, "Print the summary as JSON instead of a table");
-    add_live_options(cmd, a->listen, a->token);
+    cmd->add_option("--db", a->pool.db, "Database to create (default: the plan's run.db); must not exist yet");
+    cmd->add_flag("--quiet,-q", a->pool.quiet, "No live status line");
+    cmd->add_flag("--json", a->pool.json, "Print the summary as JSON instead of a table");
+    add_live_options(cmd, a->pool.listen, a->pool.token);
     cmd->add_option("--host-name", a->host_name,
                     "Under mpirun/srun: the name this rank records (default: the machine's host name; {rank} "
                     "expands to the MPI rank, for several ranks on one machine)");
@@ -116,7 +116,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
     cmd->callback([&run, a, cmd] {
         run = [a, cmd]() -> int {
             // `--db ''` (an unset variable in a script) is a mistake, not "use the plan's".
-            if (cmd->count("--db") && a->db.empty())
+            if (cmd->count("--db") && a->pool.db.empty())
                 throw InputError("--db is empty; give a database file name, or leave --db out to use the plan's");
             core::Plan plan = core::load_plan(a->plan);
             if (auto why = srun_without_mpi(); !why.empty()) throw InputError(why);
@@ -124,40 +124,36 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                 if (plan.sessions == core::SessionsMode::join)
                     throw InputError(plan.source + ": [run] sessions = \"join\" is for one orchestrator; a pool run "
                                      "under mpirun spawns its sessions on every rank");
-                PoolArgs pa;
+                PoolArgs pa{a->pool};
                 pa.host_name = a->host_name;
-                pa.db = a->db;
-                pa.quiet = a->quiet;
-                pa.json = a->json;
-                pa.listen = a->listen;
-                pa.token = a->token;
                 return run_pool_rank(plan, pa);
             }
             if (!a->host_name.empty())
                 throw InputError("--host-name names a rank of a pool run: start seatmark run under mpirun or srun");
             RunOptions o;
-            o.db_path = a->db;
-            o.quiet = a->quiet;
+            o.db_path = a->pool.db;
+            o.quiet = a->pool.quiet;
             set_join_source(o, plan, a->accept, a->token_file, cmd->count("--accept") > 0);
-            auto api = start_live_api(plan, a->listen, a->token);
+            auto api = start_live_api(plan, a->pool.listen, a->pool.token);
             o.live = api.get();
             RunOutcome r = run_plan(plan, o);
-            return finish(r, plan, a->json);
+            return finish(r, plan, a->pool.json);
         };
     });
 
     struct DemoArgs {
-        std::string db, out = "seatmark-demo", listen = default_listen, token;
-        bool quiet = false, json = false, quick = false;
+        std::string out = "seatmark-demo";
+        bool quick = false;
         unsigned hosts = 1;
+        PoolCliArgs pool{.listen = default_listen};  // db, quiet, json, live API (as `run`'s)
     };
     auto d = std::make_shared<DemoArgs>();
     auto* demo = app.add_subcommand("demo", "Run the built-in density test on this machine (ci-tiny sessions, ~2 min)");
     demo->add_option("--out", d->out, "Folder for the database and session logs")->capture_default_str();
-    demo->add_option("--db", d->db, "Database path (default: OUT/run.db, replaced if present)");
-    demo->add_flag("--quiet,-q", d->quiet, "No live status line");
-    demo->add_flag("--json", d->json, "Print the summary as JSON instead of a table");
-    add_live_options(demo, d->listen, d->token);
+    demo->add_option("--db", d->pool.db, "Database path (default: OUT/run.db, replaced if present)");
+    demo->add_flag("--quiet,-q", d->pool.quiet, "No live status line");
+    demo->add_flag("--json", d->pool.json, "Print the summary as JSON instead of a table");
+    add_live_options(demo, d->pool.listen, d->pool.token);
     demo->add_option("--hosts", d->hosts,
                      "A pool of this many hosts on this machine: mpirun (on PATH) starts one rank per host, each "
                      "its own host by name; the ramp runs on 1 host, then on all, for the scaling efficiency")
@@ -174,43 +170,38 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "  seatmark demo --hosts 2 --out /tmp/pool-demo");
     demo->callback([&run, d, demo, demo_report] {
         run = [d, demo, demo_report]() -> int {
-            if (demo->count("--db") && d->db.empty())
+            if (demo->count("--db") && d->pool.db.empty())
                 throw InputError("--db is empty; give a database file name, or leave --db out for OUT/run.db");
             if (d->hosts > 1) {
-                PoolDemoArgs pa;
+                PoolDemoArgs pa{d->pool};
                 pa.hosts = d->hosts;
                 pa.quick = d->quick;
                 pa.out = d->out;
-                pa.db = d->db;
-                pa.quiet = d->quiet;
-                pa.json = d->json;
-                pa.listen = d->listen;
-                pa.token = d->token;
                 std::string db;
                 const int rc = run_pool_demo(pa, db);
                 if (demo_report && std::filesystem::exists(db)) {
                     auto dir = (std::filesystem::path(db).parent_path() / "report").string();
                     std::string headline = demo_report(db, dir);
-                    std::fprintf(d->json ? stderr : stdout, "\nreport: %s/index.html\n%s\n", dir.c_str(), headline.c_str());
+                    std::fprintf(d->pool.json ? stderr : stdout, "\nreport: %s/index.html\n%s\n", dir.c_str(), headline.c_str());
                 }
                 return rc;
             }
             if (d->quick) throw InputError("--quick shortens the pool demo: give it with --hosts 2 (or more)");
             core::Plan plan = core::parse_plan(core::demo_plan_text(), "built-in demo plan");
-            auto api = start_live_api(plan, d->listen, d->token);
+            auto api = start_live_api(plan, d->pool.listen, d->pool.token);
             std::filesystem::create_directories(d->out);
             RunOptions o;
-            o.db_path = d->db.empty() ? (std::filesystem::path(d->out) / "run.db").string() : d->db;
-            o.overwrite_db = d->db.empty();  // the demo's own file in its own folder
-            o.quiet = d->quiet;
+            o.db_path = d->pool.db.empty() ? (std::filesystem::path(d->out) / "run.db").string() : d->pool.db;
+            o.overwrite_db = d->pool.db.empty();  // the demo's own file in its own folder
+            o.quiet = d->pool.quiet;
             o.live = api.get();
             RunOutcome r = run_plan(plan, o);
-            int rc = finish(r, plan, d->json);
+            int rc = finish(r, plan, d->pool.json);
             if (demo_report) {
                 // Beside the database: with --db elsewhere the report goes there, not into OUT.
                 auto dir = (std::filesystem::path(o.db_path).parent_path() / "report").string();
                 std::string headline = demo_report(o.db_path, dir);
-                std::fprintf(d->json ? stderr : stdout, "\nreport: %s/index.html\n%s\n", dir.c_str(), headline.c_str());
+                std::fprintf(d->pool.json ? stderr : stdout, "\nreport: %s/index.html\n%s\n", dir.c_str(), headline.c_str());
             }
             return rc;
         };
