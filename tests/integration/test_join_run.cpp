@@ -262,7 +262,16 @@ TEST_CASE("join mode: strangers, faults and a lost agent are recorded with their
             idle.push_back(std::make_unique<tcp::socket>(io));
             idle.back()->connect(ep);
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        // Held open until the run has refused the strangers that said something (their events
+        // in its database); the idle ones are refused however they end.
+        auto refused_now = [&](const std::string& like) {
+            return count_or_zero(r.db, "SELECT COUNT(*) FROM events WHERE kind = 'connection-refused' AND detail LIKE '%" +
+                                           like + "%'");
+        };
+        CHECK(test::wait_until(15, [&] {
+            return refused_now("authentication failed") >= 3 && refused_now("bad magic") == 1 &&
+                   refused_now("exceeds limit 4096") == 1;
+        }));
     }
     // Faults inside the window (its steps row is written when it opens): one killed, one
     // stopped, one cut off (its socket shut down under it), and the agent disappears.

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <signal.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -69,9 +70,17 @@ bool send_raw(const std::string& path, const std::string& bytes) {
         return false;
     }
     bool ok = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // The orchestrator must close a connection that is not a session's telemetry: wait for that
+    // (EOF or reset), at most 10 s.
+    bool closed = false;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (ok && !closed && std::chrono::steady_clock::now() < end) {
+        pollfd p{fd, POLLIN, 0};
+        char c;
+        if (poll(&p, 1, 100) > 0) closed = read(fd, &c, 1) <= 0;
+    }
     close(fd);
-    return ok;
+    return ok && closed;
 }
 
 }  // namespace
@@ -328,8 +337,10 @@ TEST_CASE("a second Ctrl-C kills sessions that do not stop, at once") {
     }));
     kill(static_cast<pid_t>(victim), SIGSTOP);  // it cannot act on the SIGTERM the first Ctrl-C sends
     run.signal(SIGINT);
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    REQUIRE(run.running());  // waiting for the stopped session (up to its 15 s grace)
+    // The first Ctrl-C taken (it says so), and the run still waiting for the stopped session
+    // (up to its 15 s grace).
+    REQUIRE(wait_until(10, [&] { return run.err_so_far().find("stopping sessions") != std::string::npos; }));
+    REQUIRE(run.running());
     const int64_t second_ns = now_ns();
     run.signal(SIGINT);
     auto r = run.wait(60);

@@ -4,6 +4,7 @@
 // small parser for the Prometheus text exposition format.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -244,6 +245,24 @@ inline bool closed_by_server(int fd) {
     char c;
     ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+// Appends what the server sends on fd to `got` until `want` appears in it (true), or, with
+// `want` empty, until the server closes (true); false when timeout_s passes first. For streams
+// (server-sent events): the test waits on what arrived, not for a fixed time.
+inline bool read_until(int fd, std::string& got, const std::string& want, double timeout_s) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(int64_t(timeout_s * 1000));
+    char buf[4096];
+    while (want.empty() || got.find(want) == std::string::npos) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return false;
+        pollfd p{fd, POLLIN, 0};
+        if (poll(&p, 1, int(left.count())) <= 0) continue;
+        ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n > 0) got.append(buf, size_t(n));
+        else if (n == 0 || (errno != EAGAIN && errno != EINTR)) return want.empty();
+    }
+    return true;
 }
 
 // One request on an open connection, its reply read up to the end of the body

@@ -205,10 +205,19 @@ TEST_CASE("300 connections that never authenticate hold at most the pending budg
     Harness h(o);
     std::vector<std::unique_ptr<Raw>> idle;
     for (int i = 0; i < 300; ++i) idle.push_back(std::make_unique<Raw>(h.where()));
-    // Every one of them got a CHALLENGE and stays silent; the listener keeps its budget.
-    std::this_thread::sleep_for(200ms);
-    size_t pending = 0;
-    h.on_loop([&] { pending = h.listener->pending(); });
+    // Every one of them got a CHALLENGE and stays silent; once the listener has taken all of them
+    // in (kept pending, or refused to make room) it still keeps its budget. Both counts are read
+    // on the listener's loop, so none moves from one to the other in between.
+    size_t pending = 0, taken_in = 0;
+    for (auto end = std::chrono::steady_clock::now() + 10s; taken_in < 300 && std::chrono::steady_clock::now() < end;) {
+        h.on_loop([&] {
+            pending = h.listener->pending();
+            std::lock_guard<std::mutex> l(h.mu);
+            taken_in = pending + h.refused.size();
+        });
+        if (taken_in < 300) std::this_thread::sleep_for(10ms);
+    }
+    REQUIRE(taken_in >= 300);
     CHECK(pending <= o.max_pending);
     join::JoinPeer peer(peer_options(h, "sesame-0123456789"));
     auto w = peer.join(join::local_identity("host-b"));
@@ -383,8 +392,9 @@ TEST_CASE("a waiting peer that answers every re-sync stays joined well past the 
     peer.join(join::local_identity("host-a"));
     peer.run([](const join::JoinMessage&) {}, {});
     REQUIRE(h.wait([&] { return !h.ready.empty(); }));
-    std::this_thread::sleep_for(3s);
+    // The join-time estimate and four re-syncs since: 2 s, four idle timeouts, joined throughout.
+    CHECK(h.wait([&] { return h.clocks.size() >= 5 || !h.closed.empty(); }, 10s));
     std::lock_guard<std::mutex> l(h.mu);
     CHECK(h.closed.empty());
-    CHECK(h.clocks.size() >= 4);  // the join-time estimate and re-syncs since
+    CHECK(h.clocks.size() >= 5);
 }

@@ -367,14 +367,18 @@ TEST_CASE("GET /api/v1/events streams events, with a backlog for late subscriber
     s.event(core::StepBeginEvent{1, 3, 1});
     s.event(core::StepVerdictEvent{1, 1, true, NAN, NAN, ""});
     // A late subscriber gets both, then a new one as it happens, then the end.
+    int fd = tcp_connect(s.port());
+    REQUIRE(fd >= 0);
+    const std::string req = "GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n";
+    REQUIRE(send(fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size()));
     std::string got;
-    std::thread reader([&] { got = http_exchange(s.port(), "GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n", 5); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    REQUIRE(read_until(fd, got, "event: step-verdict\n", 5));  // the backlog came: it is subscribed
     s.event(core::SessionEndEvent{1, "crash", true, ""});
     s.event(core::RunEndEvent{"finished", ""});
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(read_until(fd, got, "event: run-end\n", 5));
     boost::asio::post(s.io, [&] { s.api->finished(); });  // closes the stream
-    reader.join();
+    CHECK(read_until(fd, got, "", 5));
+    close(fd);
     auto r = parse_reply(got);
     CHECK(r.status == 200);
     CHECK(r.headers["content-type"] == "text/event-stream");

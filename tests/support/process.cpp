@@ -170,6 +170,8 @@ ProcessResult BackgroundProcess::wait(double timeout_s) {
     return r;
 }
 
+std::string BackgroundProcess::err_so_far() const { return read_file(err_path_); }
+
 bool wait_until(double timeout_s, const std::function<bool()>& cond) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     while (std::chrono::steady_clock::now() < deadline) {

@@ -30,6 +30,8 @@ public:
     void signal(int sig);
     bool running();
     ProcessResult wait(double timeout_s = 120);
+    // What it has written to stderr so far (tests wait on a message instead of a fixed time).
+    std::string err_so_far() const;
 
 private:
     int pid_ = -1;
