@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/join_auth.h"
 #include "common/join_protocol.h"
 #include "tests/support/process.h"
@@ -276,7 +277,15 @@ TEST_CASE("join mode: strangers, faults and a lost agent are recorded with their
     // Faults inside the window (its steps row is written when it opens): one killed, one
     // stopped, one cut off (its socket shut down under it), and the agent disappears.
     REQUIRE(test::wait_until(60, [&] { return count_or_zero(r.db, "SELECT COUNT(*) FROM steps") > 0; }));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    // ... once every session's frames begun inside the window are in the database (they travel
+    // once a second with a heartbeat), so each fault comes after frames of the window were
+    // counted. The window's start is stored only when it closes: frames begun after this test
+    // saw its row (one machine, one monotonic clock) are inside it.
+    const int64_t window_open = now_ns();
+    REQUIRE(test::wait_until(30, [&] {
+        return count_or_zero(r.db, "SELECT COUNT(DISTINCT session_id) FROM frames WHERE t_begin_ns >= " +
+                                       std::to_string(window_open)) >= 4;
+    }));
     const int cut = tcp_socket_to(s[2]->pid(), r.port);
     REQUIRE(cut >= 0);
     s[0]->signal(SIGKILL);

@@ -41,6 +41,8 @@ public:
         std::lock_guard<std::mutex> l(mu_);
         return pairs_.size();
     }
+    // Bytes forwarded from the target to the client so far: what reached the client.
+    uint64_t bytes_to_client() const { return to_client_.load(); }
     void cut() {
         std::lock_guard<std::mutex> l(mu_);
         for (auto& [a, b] : pairs_) {
@@ -76,12 +78,14 @@ private:
             for (size_t i = 1; i < fds.size(); ++i) {
                 if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
                 int from = fds[i].fd, to = -1;
+                bool to_client = false;
                 for (auto& [a, b] : pairs_) {
                     if (a == from) to = b;
-                    if (b == from) to = a;
+                    if (b == from) to = a, to_client = true;
                 }
                 if (to < 0) continue;  // cut meanwhile
                 const ssize_t n = ::read(from, buf, sizeof buf);
+                if (n > 0 && to_client) to_client_ += static_cast<uint64_t>(n);
                 if (n <= 0 || ::send(to, buf, static_cast<size_t>(n), MSG_NOSIGNAL) != n) {
                     for (auto it = pairs_.begin(); it != pairs_.end(); ++it)
                         if (it->first == from || it->second == from) {
@@ -95,6 +99,7 @@ private:
     }
     int target_, port_ = 0, listen_ = -1;
     std::atomic<bool> stop_{false};
+    std::atomic<uint64_t> to_client_{0};
     std::mutex mu_;
     std::vector<std::pair<int, int>> pairs_;
     std::thread thread_;

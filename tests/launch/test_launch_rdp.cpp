@@ -158,6 +158,7 @@ TEST_CASE("launch: faults recorded with their reasons while other sessions go on
     write_file(dir.file("u2"), u2.name + ":" + u2.password + "\n");
     write_file(dir.file("wrong"), u1.name + ":not-" + u1.password + "\n");
     TcpProxy proxy(RdpHost::port);
+    TcpProxy direct(RdpHost::port);  // never cut: shows what reaches the other launcher
     auto launcher = [&](const std::string& users, int port, const std::string& out, const char* duration,
                         const char* logon_timeout) {
         return seatmark_argv({"launch", "--rdp", "127.0.0.1:" + std::to_string(port), "--users", users, "--duration",
@@ -165,7 +166,7 @@ TEST_CASE("launch: faults recorded with their reasons while other sessions go on
                               "--json", out});
     };
     BackgroundProcess cut(launcher(dir.file("u1"), proxy.port(), dir.file("cut.json"), "60s", "40s"));
-    BackgroundProcess killed(launcher(dir.file("u2"), RdpHost::port, dir.file("killed.json"), "60s", "40s"));
+    BackgroundProcess killed(launcher(dir.file("u2"), direct.port(), dir.file("killed.json"), "60s", "40s"));
     BackgroundProcess wrong(launcher(dir.file("wrong"), RdpHost::port, dir.file("wrong.json"), "30s", "8s"));
     const auto refused = run_process(launcher(dir.file("u1"), 1, dir.file("refused.json"), "5s", "5s"), 30);
     CHECK(refused.exit_code == 1);
@@ -173,8 +174,7 @@ TEST_CASE("launch: faults recorded with their reasons while other sessions go on
     CHECK(rj[0]["fault"] == "refused");
     CHECK(rj[0]["detail"].get<std::string>().find("127.0.0.1:1") != std::string::npos);
 
-    // Both desktops up and rendering: each session has written 3 references (30 frames rendered),
-    // then a moment for the frames to reach the launchers.
+    // Both desktops up and rendering: each session has written 3 references (30 frames rendered).
     auto refs = [&](const RdpUser& u) {
         std::error_code ec;
         size_t n = 0;
@@ -184,7 +184,13 @@ TEST_CASE("launch: faults recorded with their reasons while other sessions go on
         return n;
     };
     REQUIRE(wait_until(60, [&] { return refs(u1) >= 3 && refs(u2) >= 3; }));
-    ::sleep(2);
+    // Then until screen updates of the rendering desktops have reached both launchers: 256 KiB
+    // more to each after that point (about 1 s of updates here; a fixed 2 s once left a loaded
+    // machine's launcher with no arrival before the cut).
+    const uint64_t b1 = proxy.bytes_to_client(), b2 = direct.bytes_to_client();
+    REQUIRE(wait_until(30, [&] {
+        return proxy.bytes_to_client() - b1 >= 256 * 1024 && direct.bytes_to_client() - b2 >= 256 * 1024;
+    }));
     proxy.cut();                                              // the network goes away under u1
     ::kill(RdpHost::session_pid_of(u2.name), SIGKILL);        // u2's desktop dies inside the session
 
