@@ -15,6 +15,7 @@
 #include "common/file_hash.h"
 #include "stage/dest_file.h"
 #include "tests/support/process.h"
+#include "tests/support/skip.h"
 
 using namespace seatmark;
 using namespace seatmark::test;
@@ -69,7 +70,7 @@ TEST_CASE("a copy of an unaligned size written with O_DIRECT has its exact size,
 }
 
 TEST_CASE("with O_DIRECT or without (tmpfs before Linux 6.6 refuses it), a copy on tmpfs is exact, and --buffered writes through the page cache") {
-    if (!fs::exists("/dev/shm")) return;
+    if (!fs::exists("/dev/shm")) SEATMARK_SKIP("no /dev/shm (tmpfs) here");
     const std::string dir = "/dev/shm/seatmark-dest-file-" + std::to_string(getpid());
     fs::create_directories(dir);
     const std::string content = pattern(100001);
