@@ -55,6 +55,7 @@ public:
     }
 
     bool authenticated() const { return stage_ != Stage::challenged && stage_ != Stage::gone; }
+    bool measuring_clock() const { return stage_ != Stage::gone && pings_left_ > 0; }
     bool gone() const { return stage_ == Stage::gone; }
     const std::string& address() const { return address_; }
     int64_t opened_ns() const { return opened_ns_; }
@@ -359,6 +360,12 @@ void JoinListener::close() {
     auto conns = std::move(conns_);
     conns_.clear();
     for (auto& [id, c] : conns) c->end(CloseReason::clean, "");
+}
+
+bool JoinListener::measuring_clock() const {
+    for (const auto& [id, c] : conns_)
+        if (c->measuring_clock()) return true;
+    return false;
 }
 
 size_t JoinListener::pending() const {

@@ -93,6 +93,10 @@ public:
     void drop(uint64_t conn, const std::string& why);  // closes it (a hung session), reported as closed
     void close();               // stops accepting and closes every connection
     size_t pending() const;     // unauthenticated connections open now
+    // A PING is out whose PONG's arrival time is the measurement: the event loop should run its
+    // handlers as data comes, not in its 50 ms passes (run_controller.cpp), or the PONG is stamped
+    // up to a pass late and the offset is off by half of that.
+    bool measuring_clock() const;
 
     class Connection;
 

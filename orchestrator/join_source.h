@@ -41,6 +41,7 @@ public:
     std::string url() const { return listener_->url(); }
     const core::EndpointSeries* endpoint(uint32_t id) const override { return hub_->series(id); }
     const store::EndpointLogonRow* logon(uint32_t id) const override { return hub_->logon_of(id); }
+    bool prompt_io() const override { return listener_->measuring_clock(); }
 
 private:
     struct Peer {

@@ -95,7 +95,13 @@ RunOutcome Controller::run() {
     // other savings). Nothing here needs finer timing: sessions time their own
     // frames and send them once a second (wire::heartbeat_interval_ms), timeouts are seconds, the live API answers
     // within 50 ms.
+    // While a joined peer's clock is being measured, handlers run as data comes (a PONG is
+    // stamped when it arrives): a burst is 8 round trips at a join and 4 every 10 s.
     while (!io_.stopped()) {
+        if (source_.prompt_io()) {
+            io_.run_for(5ms);
+            continue;
+        }
         io_.poll();
         if (io_.stopped()) break;
         std::this_thread::sleep_for(50ms);

@@ -60,6 +60,9 @@ public:
     // arrivals for the verdict, its logon row for the live view; nullptr: nobody watches it.
     virtual const core::EndpointSeries* endpoint(uint32_t) const { return nullptr; }
     virtual const store::EndpointLogonRow* logon(uint32_t) const { return nullptr; }
+    // True while the source times something on the event loop to the millisecond (join mode's
+    // clock measurements): the controller then runs handlers as they come instead of in passes.
+    virtual bool prompt_io() const { return false; }
 };
 
 // Where the step machine meets the other hosts of a pool.

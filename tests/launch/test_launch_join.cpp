@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/live_json.h"
 #include "tests/launch/rdp_host.h"
 #include "tests/launch/tcp_proxy.h"
 #include "tests/orchestrator/http_test_client.h"
@@ -169,6 +170,23 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
         });
         INFO(live.dump());
         CHECK(live_ok);
+        // As the monitor reads it (core::state_from_json, monitor/live_source.cpp): each session's
+        // RDP user, launcher, codec and logon time beside its own FPS.
+        if (live_ok) {
+            const core::LiveState ls = core::state_from_json(live);
+            int launched = 0;
+            for (const auto& x : ls.sessions) {
+                if (!x.endpoint) continue;
+                ++launched;
+                CHECK((x.endpoint->launcher == "lab-a" || x.endpoint->launcher == "lab-p"));
+                CHECK((x.endpoint->user == u1.name || x.endpoint->user == u2.name));
+                CHECK(x.endpoint->codec == "remotefx");
+                CHECK(x.endpoint->logon_ms > 0);
+                CHECK(x.endpoint->fps > 0);
+                CHECK(x.endpoint->fault == "none");
+            }
+            CHECK(launched == 2);
+        }
         ::sleep(2);
         proxy.cut();                                          // u2's RDP connection goes away; its session renders on
         ::sleep(1);
