@@ -246,8 +246,9 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
                                           " ON f.session_id = a.session_id AND f.seq = a.seq WHERE a.session_id = " + sid);
             // Session and launcher stamps are converted by their connections' measured offsets
             // (the same clock here, but measured through a loaded machine): positive within the
-            // recorded uncertainties (the session's worst, the launcher's at its join, 2 ms for
-            // the launcher's later re-syncs, which are not recorded).
+            // recorded uncertainties (the session's worst, the launcher's at its join) and 2 ms for
+            // the launcher's later re-syncs (not recorded) and the present stamp, which is taken
+            // when vkQueuePresentKHR returns, after X11 has the frame (test_launch_rdp.cpp).
             const double u_sess = qd(db, "SELECT max(value) / 1e6 FROM samples WHERE source = 'clock' AND metric ="
                                          " 'clock_uncertainty_ns' AND session_id = " + sid);
             const std::string lj = q(db, "SELECT detail FROM events WHERE kind = 'launcher-joined' AND detail LIKE"

@@ -116,7 +116,10 @@ TEST_CASE("launch: two RDP sessions end to end on xrdp, watermarks decoded, SSIM
             const auto it = frames.find(std::stoull(seq));
             REQUIRE_MESSAGE(it != frames.end(), "frame " << seq << " arrived for " << user << " but was never rendered");
             const double latency_ms = static_cast<double>(std::stoll(t) - it->second) / 1e6;
-            CHECK(latency_ms > 0);
+            // The session stamps a frame's present when vkQueuePresentKHR returns; X11 presents
+            // inside that call, so xrdp may deliver the frame a moment before the stamp when the
+            // session's thread is descheduled (seen: -0.13 ms on a loaded machine): 2 ms of that.
+            CHECK(latency_ms > -2);
             CHECK(latency_ms < 5000);
             ++matched;
         }
