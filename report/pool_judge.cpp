@@ -72,16 +72,21 @@ std::vector<StepAnalysis> host_skeleton(const RunAnalysis& a, const store::HostR
 
 }  // namespace
 
-std::vector<store::HostRow> pool_hosts(const std::vector<store::HostRow>& hosts) {
-    std::vector<store::HostRow> out;
-    for (const auto& h : hosts)
-        if (h.role != store::role_joined) out.push_back(h);
-    return out;
+std::vector<store::HostRow> pool_hosts(const std::vector<store::HostRow>& hosts,
+                                       const std::vector<store::SessionRow>& sessions) {
+    std::vector<store::HostRow> ranks, joined;
+    for (const auto& h : hosts) {
+        if (h.role != store::role_joined) ranks.push_back(h);
+        else if (std::any_of(sessions.begin(), sessions.end(), [&h](const store::SessionRow& s) { return s.host == h.hostname; }))
+            joined.push_back(h);
+    }
+    return joined.empty() ? ranks : joined;
 }
 
 void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInputs& in) {
-    const std::vector<store::HostRow> hosts = pool_hosts(a.hosts);
+    const std::vector<store::HostRow> hosts = pool_hosts(a.hosts, in.sessions);
     if (hosts.size() < 2) return;
+    const bool joined = hosts.front().role == store::role_joined;
     // Every host's samples (its CPU and GPU memory) on their own: the merged file holds them side by side.
     std::vector<std::future<SampleSet>> samples;
     for (const auto& h : hosts)
@@ -121,7 +126,7 @@ void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInp
     }
 
     // The pool's verdict of every span from the hosts' (core::pool_verdict), as the pool judged it.
-    for (size_t i = 0; i < a.steps.size(); ++i) {
+    for (size_t i = 0; i < a.steps.size() && !joined; ++i) {
         StepAnalysis& s = a.steps[i];
         if (s.windows.empty()) continue;
         auto pool_of = [&](int window) {

@@ -12,11 +12,15 @@
 
 namespace seatmark::report {
 
-// The hosts a pool run's verdict is made of: those that ran an orchestrator (MPI ranks), not
-// hosts whose sessions joined over TCP. More than one: a pool run.
-std::vector<store::HostRow> pool_hosts(const std::vector<store::HostRow>& hosts);
+// The hosts a run's per-host verdicts are made of: an MPI pool's ranks; in a joined run the
+// hosts its sessions joined from (the controller's own row ran none). More than one: the
+// report's pool section, check's host references and the monitor's host groups read them.
+std::vector<store::HostRow> pool_hosts(const std::vector<store::HostRow>& hosts,
+                                       const std::vector<store::SessionRow>& sessions);
 
 // Does nothing for a single-host run (a.pool stays empty). `in.sessions` is every session.
+// A joined run's steps keep the verdict its controller judged over every session (it stored
+// that one); an MPI pool's become the pool's (every host passes).
 void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInputs& in);
 
 // What the pool section says beside the verdicts: per-host max density, first failure, fairness,
