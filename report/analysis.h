@@ -46,6 +46,16 @@ struct SessionUse {
     std::string gpu_share_source;
 };
 
+// One host's host-wide figures in a step's windows (samples.host; "" is the file writer's own,
+// RunAnalysis::host_label names it).
+struct HostUse {
+    std::string host;
+    double cpu_mean_pct = -1, cpu_max_pct = -1;  // host_cpu_pct
+    double gpu_util_mean_pct = -1;               // gpu_util_pct
+    std::string gpu_source;
+    double mem_used_max_bytes = -1;              // host_mem_used_bytes
+};
+
 struct StepAnalysis {
     int idx = 0;
     uint32_t target = 0;
@@ -78,6 +88,9 @@ struct StepAnalysis {
     std::string gpu_share_source;
     double mem_used_max_bytes = -1;
     double session_cpu_mean_pct = -1;  // mean over sessions of their mean process CPU %
+    // Host-wide figures per host when several hosts recorded them (a pool, a joined run with
+    // agents): the host_cpu_*, gpu_util_*, mem_used_* fields above are then -1, never a mix.
+    std::vector<HostUse> host_use;
     core::Attribution attribution;     // binding resource and frame split (report/step_attribution.h)
 };
 
@@ -187,6 +200,8 @@ struct RunAnalysis {
     std::vector<Series> host_series;  // host CPU %, GPU utilisation % where sampled
     std::vector<Mark> marks;          // failures and run-wide trouble, by time
     double seconds(int64_t t_ns) const { return double(t_ns - t0_ns) * 1e-9; }
+    // A samples.host as the report names it: "" is the file writer's own host (runs.host).
+    std::string host_label(const std::string& host) const { return host.empty() ? run.host : host; }
 };
 
 struct AnalyzeOptions {

@@ -153,7 +153,9 @@ std::string timeline_chart(const RunAnalysis& a) {
     w.text((L + W - R) / 2, H - 6, "time since the run started", "middle", 12, label_colour);
 
     // Series, averaged into about one point per pixel.
-    const char* colours[] = {blue, "#6a1b9a", "#00838f"};
+    // Enough for a line per metric on four hosts before a colour repeats.
+    const char* colours[] = {blue, "#6a1b9a", "#00838f", "#e65100", "#2e7d32", "#ad1457", "#5d4037", "#455a64"};
+    constexpr size_t n_colours = sizeof colours / sizeof colours[0];
     for (size_t i = 0; i < a.host_series.size(); ++i) {
         const auto& s = a.host_series[i];
         std::vector<std::pair<double, double>> pts;
@@ -172,7 +174,7 @@ std::string timeline_chart(const RunAnalysis& a) {
             ++n;
         }
         if (n) pts.push_back({sx / n, y(sum / n)});
-        w.polyline(pts, colours[i % 3], 1.8);
+        w.polyline(pts, colours[i % n_colours], 1.8);
     }
     if (a.host_series.empty()) w.text((L + W - R) / 2, (T + H - B) / 2, "no host samples recorded", "middle", 13, "#777");
 
@@ -185,21 +187,24 @@ std::string timeline_chart(const RunAnalysis& a) {
         w.text(px + 7, T + 12, who + m.kind, "start", 10.5, fail_colour, std::string("font-weight=\"700\" ") + halo);
     }
 
-    // Legend.
-    double lx = L;
+    // Legend: the lines (a pool's hosts may need a second row), then the marks.
+    double lx = L, ly = 14;
     for (size_t i = 0; i < a.host_series.size(); ++i) {
         const auto& s = a.host_series[i];
-        w.line(lx, 14, lx + 22, 14, colours[i % 3], 2);
         std::string lab = s.label + " % (" + s.source + ")";
-        w.text(lx + 27, 18, lab, "start", 11, label_colour);
-        lx += 40 + 6.2 * double(lab.size());
+        const double width = 40 + 6.2 * double(lab.size());
+        if (lx + width > W - R && lx > L && ly < 28) lx = L, ly += 16;
+        w.line(lx, ly, lx + 22, ly, colours[i % n_colours], 2);
+        w.text(lx + 27, ly + 4, lab, "start", 11, label_colour);
+        lx += width;
     }
-    w.rect(lx, 8, 18, 12, "#2e7d3233");
-    w.rect(lx + 20, 8, 18, 12, "#c6282833");
-    w.text(lx + 44, 18, "measurement window (pass / fail)", "start", 11, label_colour);
+    if (lx + 440 > W - R && lx > L && ly < 28) lx = L, ly += 16;
+    w.rect(lx, ly - 6, 18, 12, "#2e7d3233");
+    w.rect(lx + 20, ly - 6, 18, 12, "#c6282833");
+    w.text(lx + 44, ly + 4, "measurement window (pass / fail)", "start", 11, label_colour);
     lx += 250;
-    w.cross(lx + 6, 14, 5, fail_colour, 2.2);
-    w.text(lx + 16, 18, "session failure / run event", "start", 11, label_colour);
+    w.cross(lx + 6, ly, 5, fail_colour, 2.2);
+    w.text(lx + 16, ly + 4, "session failure / run event", "start", 11, label_colour);
     return w.finish();
 }
 

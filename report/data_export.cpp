@@ -197,6 +197,17 @@ json report_json(const RunAnalysis& a) {
                    {"gpu_mem_peak_pct", jopt(s.gpu_mem_peak_pct)},
                    {"session_cpu_mean_pct", jopt(s.session_cpu_mean_pct)}};
         if (!s.windows.empty()) st["attribution"] = attribution_json(s.attribution);
+        // Several hosts' host-wide figures, each its own (the host_* fields above are then null).
+        if (!s.host_use.empty()) {
+            st["hosts"] = json::array();
+            for (const auto& u : s.host_use)
+                st["hosts"].push_back({{"host", a.host_label(u.host)},
+                                       {"host_cpu_mean_pct", jopt(u.cpu_mean_pct)},
+                                       {"host_cpu_max_pct", jopt(u.cpu_max_pct)},
+                                       {"gpu_util_mean_pct", jopt(u.gpu_util_mean_pct)},
+                                       {"gpu_source", u.gpu_source},
+                                       {"mem_used_max_bytes", jopt(u.mem_used_max_bytes)}});
+        }
         st["windows"] = json::array();
         for (const auto& w : s.windows)
             st["windows"].push_back({{"repeat", w.repeat},

@@ -6,6 +6,7 @@
 #include "report/charts.h"
 #include "report/endpoint_view.h"
 #include "report/format.h"
+#include "report/host_use_view.h"
 #include "report/html_capacity.h"
 #include "report/pool_section.h"
 #include "report/words.h"
@@ -91,7 +92,8 @@ std::string step_rows(const RunAnalysis& a) {
             h += td(std::to_string(v.dropped));
             h += td(v.failures ? "<b style=\"color:#c62828\">" + e(failures_text(v.failures_by_reason)) + "</b>" : "0");
             h += td(num(v.fairness, 3));
-            std::string use = opt_num(s.host_cpu_mean_pct, 0);
+            std::string use = s.host_use.empty() ? opt_num(s.host_cpu_mean_pct, 0)
+                                                 : "<a href=\"#host-use\">per host</a>";
             if (s.gpu_util_mean_pct >= 0) use += "<div class=\"muted\">GPU " + opt_num(s.gpu_util_mean_pct, 0) + " % (" + e(s.gpu_source) + ")</div>";
             if (s.gpu_share_mean_pct >= 0)
                 use += "<div class=\"muted\">share/session " + opt_num(s.gpu_share_mean_pct, 1) + " % (" + e(s.gpu_share_source) + ")</div>";
@@ -225,6 +227,7 @@ std::string render_html(const RunAnalysis& a) {
          "<th>CPU / GPU %<div class=\"muted\">host mean</div></th><th class=\"l\">verdict</th></tr></thead><tbody>\n";
     h += step_rows(a);
     h += "</tbody></table>\n";
+    h += host_use_html(a);
     h += pool_html(a);
 
     h += search_html(a);

@@ -4,6 +4,7 @@
 #include "report/endpoint_view.h"
 #include "report/html_capacity.h"
 #include "report/format.h"
+#include "report/host_use_view.h"
 #include "report/html.h"
 #include "report/pool_section.h"
 #include "report/words.h"
@@ -74,8 +75,10 @@ std::string render_markdown(const RunAnalysis& a) {
              num(v.p95_worst_ms) + " | " + num(v.low1_worst_fps) + " | " +
              (v.latency_p95_worst_ms > 0 ? num(v.latency_p95_worst_ms) : "n/a") + " | " + pct(v.stutter_worst) + " | " +
              std::to_string(v.dropped) + " | " + failures_text(v.failures_by_reason) + " | " + num(v.fairness, 3) + " | " +
-             opt_num(s.host_cpu_mean_pct, 0) + " | " + cell(verdict_text(s)) + " |\n";
+             (s.host_use.empty() ? opt_num(s.host_cpu_mean_pct, 0) : std::string("per host")) + " | " +
+             cell(verdict_text(s)) + " |\n";
     }
+    m += host_use_markdown(a, [](std::string_view s) { return text(s); });
     m += pool_markdown(a, [](std::string_view s) { return text(s); });
     if (a.search.adaptive) m += "\n## Adaptive search\n\n" + text(search_text(a)) + "\n";
     if (a.bottleneck_step) {

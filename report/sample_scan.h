@@ -33,10 +33,17 @@ WindowSum window_sum(const MetricSeries* series, int64_t t0, int64_t t1);
 inline constexpr int host_wide = -1;  // the key of host-wide samples (session_id NULL)
 
 struct SampleSet {
-    // metric -> session id (host_wide for session_id NULL) -> series
+    // metric -> session id -> series. Host-wide samples (session_id NULL) are here under
+    // host_wide only when one host recorded that metric: several hosts' figures are never mixed
+    // into one series (a pool's merged file, a joined run with agents); see by_host.
     std::map<std::string, std::map<int, MetricSeries>, std::less<>> metrics;
+    // metric -> samples.host ("": the database writer's own host) -> host-wide series, every host's.
+    std::map<std::string, std::map<std::string, MetricSeries>, std::less<>> by_host;
     // The series, or nullptr when there is none (or it is empty).
     const MetricSeries* get(std::string_view metric, int key = host_wide) const;
+    const MetricSeries* get_host(std::string_view metric, const std::string& host) const;
+    // The hosts that recorded host-wide samples, by name ("" first when the writer's own did).
+    std::vector<std::string> hosts() const;
 };
 
 // Every sample whose metric `wanted` accepts (of one host's only, when `host` is given: a pool

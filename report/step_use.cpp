@@ -28,22 +28,27 @@ bool wanted_metric(std::string_view m) {
 
 // GPU memory points as the orchestrator's GPU telemetry keeps them (gpu_memory_check.h).
 std::vector<core::GpuMemoryPoint> gpu_memory_points(const SampleSet& samples) {
+    // Each host's used and total paired with its own (a pool's hosts sample at their own instants).
     std::vector<core::GpuMemoryPoint> points;
-    auto add = [&](const std::string& prefix, uint32_t device) {
-        const MetricSeries* u = samples.get(prefix + "mem_used_bytes");
-        const MetricSeries* t = samples.get(prefix + "mem_total_bytes");
-        if (!u || !t) return u != nullptr;
-        size_t j = 0;
-        for (const auto& p : u->points) {
-            while (j < t->points.size() && t->points[j].t_ns < p.t_ns) ++j;
-            if (j < t->points.size() && t->points[j].t_ns == p.t_ns)
-                points.push_back({p.t_ns, device, p.value, t->points[j].value, u->source});
-        }
-        return true;
-    };
-    bool per_device = false;
-    for (uint32_t d = 0; d < 64 && add("gpu" + std::to_string(d) + "_", d); ++d) per_device = true;
-    if (!per_device) add("gpu_", 0);
+    for (const std::string& host : samples.hosts()) {
+        auto add = [&](const std::string& prefix, uint32_t device) {
+            const MetricSeries* u = samples.get_host(prefix + "mem_used_bytes", host);
+            const MetricSeries* t = samples.get_host(prefix + "mem_total_bytes", host);
+            if (!u || !t) return u != nullptr;
+            size_t j = 0;
+            for (const auto& p : u->points) {
+                while (j < t->points.size() && t->points[j].t_ns < p.t_ns) ++j;
+                if (j < t->points.size() && t->points[j].t_ns == p.t_ns)
+                    points.push_back({p.t_ns, device, p.value, t->points[j].value, u->source});
+            }
+            return true;
+        };
+        bool per_device = false;
+        for (uint32_t d = 0; d < 64 && add("gpu" + std::to_string(d) + "_", d); ++d) per_device = true;
+        if (!per_device) add("gpu_", 0);
+    }
+    std::stable_sort(points.begin(), points.end(),
+                     [](const core::GpuMemoryPoint& x, const core::GpuMemoryPoint& y) { return x.t_ns < y.t_ns; });
     return points;
 }
 
@@ -52,6 +57,7 @@ void attach_use(std::vector<StepAnalysis>& steps, const SampleSet& samples) {
     const MetricSeries* host_cpu = samples.get("host_cpu_pct");
     const MetricSeries* gpu_util = samples.get("gpu_util_pct");
     const MetricSeries* mem_used = samples.get("host_mem_used_bytes");
+    const std::vector<std::string> hosts = samples.hosts();
     for (auto& s : steps) {
         if (s.windows.empty()) continue;
         Agg cpu = aggregate(host_cpu, s.measure_start_ns, s.measure_end_ns);
@@ -61,6 +67,20 @@ void attach_use(std::vector<StepAnalysis>& steps, const SampleSet& samples) {
         s.gpu_util_mean_pct = gpu.mean();
         if (gpu.n) s.gpu_source = gpu_util->source;
         s.mem_used_max_bytes = aggregate(mem_used, s.measure_start_ns, s.measure_end_ns).max;
+        if (hosts.size() > 1)
+            for (const std::string& h : hosts) {
+                HostUse u;
+                u.host = h;
+                Agg c = aggregate(samples.get_host("host_cpu_pct", h), s.measure_start_ns, s.measure_end_ns);
+                u.cpu_mean_pct = c.mean();
+                u.cpu_max_pct = c.max;
+                const MetricSeries* g = samples.get_host("gpu_util_pct", h);
+                u.gpu_util_mean_pct = aggregate(g, s.measure_start_ns, s.measure_end_ns).mean();
+                if (u.gpu_util_mean_pct >= 0) u.gpu_source = g->source;
+                u.mem_used_max_bytes =
+                    aggregate(samples.get_host("host_mem_used_bytes", h), s.measure_start_ns, s.measure_end_ns).max;
+                s.host_use.push_back(std::move(u));
+            }
         double sum = 0, gsum = 0;
         int n = 0, gn = 0;
         for (const auto& f : s.verdict.sessions) {

@@ -52,7 +52,8 @@ void set_time_span(RunAnalysis& a, const FrameMap& frames, const SampleSet& samp
     }
     for (const auto& [id, v] : frames)
         if (!v.empty()) see(v.back().t_begin_ns);
-    if (const MetricSeries* cpu = samples.get("host_cpu_pct")) see(cpu->points.back().t_ns);
+    for (const std::string& h : samples.hosts())
+        if (const MetricSeries* cpu = samples.get_host("host_cpu_pct", h)) see(cpu->points.back().t_ns);
     if (first == INT64_MAX) first = last = a.t0_ns;
     if (a.t0_ns <= 0 || a.t0_ns > first) a.t0_ns = first;
     a.t1_ns = std::max(last, a.t0_ns + 1'000'000'000);
@@ -80,16 +81,20 @@ void build_heatmap(RunAnalysis& a, const FrameMap& frames, int bins_wanted, int 
 }
 
 void build_host_series(RunAnalysis& a, const SampleSet& samples) {
-    const MetricSeries* host_cpu = samples.get("host_cpu_pct");
-    const MetricSeries* gpu_util = samples.get("gpu_util_pct");
-    for (const MetricSeries* m : {host_cpu, gpu_util}) {
-        if (!m) continue;
-        Series series{m == host_cpu ? "host_cpu_pct" : "gpu_util_pct", m->source,
-                      m == host_cpu ? "host CPU" : "GPU utilisation", "%", {}};
-        series.points.reserve(m->points.size());
-        for (const auto& p : m->points) series.points.push_back({a.seconds(p.t_ns), p.value});
-        a.host_series.push_back(std::move(series));
-    }
+    // A line per host and metric: hosts' figures are never averaged into one line.
+    const std::vector<std::string> hosts = samples.hosts();
+    for (const std::string& h : hosts)
+        for (const char* metric : {"host_cpu_pct", "gpu_util_pct"}) {
+            const MetricSeries* m = samples.get_host(metric, h);
+            if (!m) continue;
+            const bool cpu = std::string_view(metric) == "host_cpu_pct";
+            std::string label = cpu ? "host CPU" : "GPU utilisation";
+            if (hosts.size() > 1) label += " " + a.host_label(h);
+            Series series{metric, m->source, label, "%", {}};
+            series.points.reserve(m->points.size());
+            for (const auto& p : m->points) series.points.push_back({a.seconds(p.t_ns), p.value});
+            a.host_series.push_back(std::move(series));
+        }
 }
 
 void build_marks(RunAnalysis& a, const std::vector<store::EventRow>& events) {

@@ -141,10 +141,10 @@ uint64_t write_all(const std::string& path, const Spec& spec, bool finish) {
             w.add_event({s0, id, "session-start", "pid " + std::to_string(1000 + id)});
         }
         w.add_event({s0, std::nullopt, "step-begin", "step " + std::to_string(k + 1) + ": " + std::to_string(st.target) + " sessions"});
-        // Host samples every 0.5 s: CPU = 10 % per target session.
+        // Host samples every 0.5 s: CPU = 10 % (host_cpu_per_session_pct) per target session.
         std::vector<SampleRow> samples;
         for (int64_t t = s0; t < s0 + ns(step_s); t += 500'000'000) {
-            samples.push_back({t, std::nullopt, "proc", "host_cpu_pct", 10.0 * st.target});
+            samples.push_back({t, std::nullopt, "proc", "host_cpu_pct", spec.host_cpu_per_session_pct * st.target});
             for (auto& [id, l] : sessions)
                 if (l.start <= t && t < l.end) samples.push_back({t, id, "proc", "cpu_pct", 50.0});
         }

@@ -37,6 +37,7 @@ struct Spec {
     bool finish = true;   // false: the writer "dies" (child process exits without finishing)
     bool software = true; // sessions report llvmpipe
     double latency_ms = 30;  // every 10th frame carries this interaction latency
+    double host_cpu_per_session_pct = 10;  // host-wide host_cpu_pct = this x the step's target
     // One host's database of a pool run (merged by seatmark merge, which adds the hosts' step
     // targets up): its rank, the pool's id, the other hosts' rows as this host recorded them.
     std::optional<int> rank;

@@ -43,6 +43,7 @@ std::string make_golden_pool(const TempDir& dir, bool lose_h1) {
     }
     h0.others = {h1row};
     golden::Spec h1 = host("h1", 1, lose_h1 ? std::vector<double>{16, 20, 22} : std::vector<double>{16, 20, 35, 45});
+    h1.host_cpu_per_session_pct = 20;  // so that a mix of the hosts' samples shows
     h1.finish = !lose_h1;  // a lost host's writer never finished
     golden::write(dir.file("h0.db"), h0);
     golden::write(dir.file("h1.db"), h1);

@@ -89,6 +89,45 @@ TEST_CASE("pool report: a lost host: which, when, the pool fails from there, E(H
     CHECK(doctest::Approx(a.pool.scaling.at(1).efficiency) == 4.0 / 6.0);
 }
 
+TEST_CASE("pool report: host-wide figures are each host's own: a table row and a time line per host, never a mix") {
+    // h0 samples 10 % host CPU per session, h1 20 %: a mix of the two would show 15 % per session.
+    test::TempDir dir;
+    const std::string db = test::make_golden_pool(dir, false);
+    const report::RunAnalysis a = report::analyze(db);
+    REQUIRE(a.steps.size() == 4);
+    for (size_t k = 0; k < a.steps.size(); ++k) {
+        const auto& s = a.steps[k];
+        CAPTURE(k);
+        CHECK(s.host_cpu_mean_pct == -1);  // no one figure for the pool's hosts
+        REQUIRE(s.host_use.size() == 2);
+        CHECK(s.host_use[0].host == "h0");
+        CHECK(s.host_use[1].host == "h1");
+        const double per_host = double(k + 1);  // breadth-first: 1..4 sessions on each host
+        CHECK(s.host_use[0].cpu_mean_pct == doctest::Approx(10 * per_host));
+        CHECK(s.host_use[1].cpu_mean_pct == doctest::Approx(20 * per_host));
+        CHECK(s.host_use[1].cpu_max_pct == doctest::Approx(20 * per_host));
+    }
+    REQUIRE(a.host_series.size() == 2);
+    CHECK(a.host_series[0].label == "host CPU h0");
+    CHECK(a.host_series[1].label == "host CPU h1");
+    for (const auto& p : a.host_series[1].points) CHECK(std::fmod(p.v, 20.0) == 0);
+
+    auto r = test::run_process(test::seatmark_argv({"report", db, "--out", dir.file("rep"), "--quiet"}));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::string md = test::read_file(dir.file("rep/summary.md"));
+    CHECK(md.find("## Host-wide use per host") != std::string::npos);
+    CHECK(md.find("| 2 | 4 | h1 | 40 | 40 |") != std::string::npos);
+    const std::string html = test::read_file(dir.file("rep/index.html"));
+    CHECK(html.find("<h2 id=\"host-use\">Host-wide use per host</h2>") != std::string::npos);
+    CHECK(html.find("host CPU h1 % (proc)") != std::string::npos);  // the time line's legend
+    const auto j = nlohmann::json::parse(test::read_file(dir.file("rep/report.json")));
+    CHECK(j["steps"][3]["host_cpu_mean_pct"].is_null());
+    CHECK(j["steps"][3]["hosts"][0]["host"] == "h0");
+    CHECK(j["steps"][3]["hosts"][0]["host_cpu_mean_pct"] == 40);
+    CHECK(j["steps"][3]["hosts"][1]["host_cpu_mean_pct"] == 80);
+}
+
 TEST_CASE("pool report: HTML (in headless Chromium), summary.md and report.json carry the pool section") {
     test::TempDir dir;
     const std::string db = test::make_golden_pool(dir, true);

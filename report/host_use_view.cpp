@@ -1,0 +1,62 @@
+#include "report/host_use_view.h"
+
+#include "report/format.h"
+
+namespace seatmark::report {
+
+namespace {
+
+struct Cells {
+    std::string cpu, cpu_max, gpu, mem;
+};
+
+Cells cells(const HostUse& u) {
+    Cells c;
+    c.cpu = opt_num(u.cpu_mean_pct, 0);
+    c.cpu_max = opt_num(u.cpu_max_pct, 0);
+    c.gpu = u.gpu_util_mean_pct >= 0 ? opt_num(u.gpu_util_mean_pct, 0) + " (" + u.gpu_source + ")" : "n/a";
+    c.mem = u.mem_used_max_bytes >= 0 ? bytes(u.mem_used_max_bytes) : "n/a";
+    return c;
+}
+
+}  // namespace
+
+bool has_host_use(const RunAnalysis& a) {
+    for (const auto& s : a.steps)
+        if (!s.host_use.empty()) return true;
+    return false;
+}
+
+std::string host_use_html(const RunAnalysis& a) {
+    if (!has_host_use(a)) return {};
+    std::string h =
+        "<h2 id=\"host-use\">Host-wide use per host</h2><p class=\"muted\">Each host's own samples in the step's "
+        "measurement windows; hosts' figures are not averaged together.</p><table><thead><tr><th class=\"l\">step</th>"
+        "<th>sessions</th><th class=\"l\">host</th><th>CPU %<div class=\"muted\">mean</div></th><th>CPU %<div "
+        "class=\"muted\">max</div></th><th>GPU %<div class=\"muted\">mean</div></th><th>memory used<div "
+        "class=\"muted\">max</div></th></tr></thead><tbody>\n";
+    for (const auto& s : a.steps)
+        for (const auto& u : s.host_use) {
+            const Cells c = cells(u);
+            h += "<tr><td class=\"l\">" + std::to_string(s.idx + 1) + "</td><td>" + std::to_string(s.target) +
+                 "</td><td class=\"l\">" + html_escape(a.host_label(u.host)) + "</td><td>" + c.cpu + "</td><td>" +
+                 c.cpu_max + "</td><td>" + html_escape(c.gpu) + "</td><td>" + c.mem + "</td></tr>\n";
+        }
+    return h + "</tbody></table>\n";
+}
+
+std::string host_use_markdown(const RunAnalysis& a, const std::function<std::string(std::string_view)>& text) {
+    if (!has_host_use(a)) return {};
+    std::string m = "\n## Host-wide use per host\n\nEach host's own samples in the step's measurement windows.\n\n"
+                    "| step | sessions | host | CPU % mean | CPU % max | GPU % mean | memory used max |\n"
+                    "|---:|---:|---|---:|---:|---:|---:|\n";
+    for (const auto& s : a.steps)
+        for (const auto& u : s.host_use) {
+            const Cells c = cells(u);
+            m += "| " + std::to_string(s.idx + 1) + " | " + std::to_string(s.target) + " | " + text(a.host_label(u.host)) +
+                 " | " + c.cpu + " | " + c.cpu_max + " | " + text(c.gpu) + " | " + c.mem + " |\n";
+        }
+    return m;
+}
+
+}  // namespace seatmark::report
