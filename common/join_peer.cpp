@@ -118,6 +118,7 @@ struct JoinPeer::Impl {
 
     std::optional<Welcome> handshake(const PeerIdentity& me, std::string& err);
     bool peer_closed = false;  // the last read_message() failed because the orchestrator closed
+    bool peer_timed_out = false;  // ... because it said nothing within io_timeout
 
     // Reads until one message is decoded.
     bool read_message(Message& m, std::string& err) {
@@ -139,6 +140,7 @@ struct JoinPeer::Impl {
                 "waiting for the orchestrator", err);
             if (ec) {
                 peer_closed = ec == asio::error::eof || ec == asio::error::connection_reset;
+                peer_timed_out = ec == asio::error::timed_out;
                 if (peer_closed) err = "the orchestrator closed the connection during the handshake";
                 return false;
             }
@@ -234,9 +236,11 @@ std::optional<Welcome> JoinPeer::Impl::handshake(const PeerIdentity& me, std::st
     };
     auto closed = [&] { return peer_closed; };
     Message m;
-    peer_closed = false;
+    peer_closed = peer_timed_out = false;
     if (!read_message(m, err)) {
-        if (closed()) return std::nullopt;
+        // No CHALLENGE yet: an orchestrator too busy to take the connection from its backlog
+        // believed nothing of this one either, so trying again is as safe as after a shed.
+        if (closed() || peer_timed_out) return std::nullopt;
         return fail(err);
     }
     auto* jm = std::get_if<JoinMessage>(&m);

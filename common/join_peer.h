@@ -35,7 +35,7 @@ public:
         HostPort address;
         std::string token;
         Role role = Role::session;
-        double retry_s = 30;                           // keep trying to connect this long
+        double retry_s = 30;                           // keep trying to join this long
         std::chrono::milliseconds io_timeout{10000};   // handshake step or one write
     };
     explicit JoinPeer(Options o);
@@ -43,7 +43,10 @@ public:
     JoinPeer(const JoinPeer&) = delete;
     JoinPeer& operator=(const JoinPeer&) = delete;
 
-    // Connects (retrying while nobody listens, up to retry_s) and completes the handshake.
+    // Connects (retrying while nobody listens, up to retry_s) and completes the handshake; also
+    // tries again, within retry_s, when the orchestrator sent no CHALLENGE within io_timeout or
+    // closed the connection without a word before WELCOME (it sheds pending connections under
+    // a logon storm: orchestrator/join_listener.h).
     // Throws InputError when the orchestrator refuses (a wrong token: retrying cannot help) or
     // its proof is wrong, ExitError(1) when no orchestrator answered within retry_s.
     Welcome join(const PeerIdentity& me);
