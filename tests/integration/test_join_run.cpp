@@ -20,7 +20,9 @@
 
 #include <csignal>
 #include <filesystem>
+#include <algorithm>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,6 +30,9 @@
 #include "common/clock.h"
 #include "common/join_auth.h"
 #include "common/join_protocol.h"
+#include "monitor/db_source.h"
+#include "monitor/host_groups.h"
+#include "report/analysis.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;
@@ -181,6 +186,58 @@ TEST_CASE("join mode: two hosts, an agent on one, steps activate sessions in joi
     // Clock offsets: one machine, so within the measured uncertainty (plus scheduling slack).
     CHECK(qi(db, "SELECT COUNT(*) FROM hosts WHERE role = 'joined' AND clock_uncertainty_ns IS NOT NULL") == 2);
     CHECK(qi(db, "SELECT COUNT(*) FROM hosts WHERE role = 'joined' AND ABS(clock_offset_ns) > clock_uncertainty_ns + 5000000") == 0);
+
+    // The pool report, check and monitor read the joined run by host, as they read a pool's.
+    const report::RunAnalysis a = report::analyze(db);
+    REQUIRE(a.pool.hosts.size() == 2);  // the hosts its sessions joined from, not the controller's own
+    std::set<std::string> names;
+    uint32_t pool_sessions = 0;
+    for (const auto& h : a.pool.hosts) {
+        names.insert(h.host.hostname);
+        pool_sessions += h.sessions;
+        REQUIRE(h.steps.size() == 2);
+        CHECK(h.steps[1].judged);
+    }
+    CHECK(names == std::set<std::string>{"desk-a", "desk-b"});
+    CHECK(pool_sessions == 3);
+    CHECK(a.steps[1].target == 3);
+    // Host-wide figures: the controller's own and desk-a's agent's, each its own; desk-b has none.
+    const auto& use = a.steps[1].host_use;
+    CHECK(a.steps[1].host_cpu_mean_pct == -1);
+    CHECK(std::count_if(use.begin(), use.end(), [](const report::HostUse& u) { return u.host == "desk-a" && u.cpu_mean_pct >= 0; }) == 1);
+    CHECK(std::none_of(use.begin(), use.end(), [](const report::HostUse& u) { return u.host == "desk-b"; }));
+    auto rep = test::run_process(test::seatmark_argv({"report", db, "--out", r.dir.file("rep"), "--quiet"}));
+    INFO(rep.err);
+    REQUIRE(rep.exit_code == 0);
+    const auto j = nlohmann::json::parse(test::read_file(r.dir.file("rep/report.json")));
+    REQUIRE(j["pool"].is_object());
+    CHECK(j["pool"]["hosts"].size() == 2);
+    CHECK(test::read_file(r.dir.file("rep/summary.md")).find("| 2 | 3 | desk-a |") != std::string::npos);
+    // A host's step is named by its own session count there: each host's in the run's last step.
+    std::string refs;
+    for (const char* h : {"desk-a", "desk-b"}) {
+        const std::string n = std::to_string(qi(db, std::string("SELECT COUNT(*) FROM sessions WHERE host = '") + h + "'"));
+        refs += std::string("[[reference]]\nhost = \"") + h + "\"\nstep = " + n +
+                "\nfailures = [0, 0, 0, \"sessions\"]\nfps_median = [30, 0, \"inf\", \"FPS\"]\n";
+    }
+    test::write_file(r.dir.file("refs.toml"), refs + "[[reference]]\nhost = \"pool\"\nstep = 3\nfailures = [0, 0, 0, \"sessions\"]\n");
+    auto chk = test::run_process(test::seatmark_argv({"check", db, "--references", r.dir.file("refs.toml")}));
+    INFO(chk.out << chk.err);
+    CHECK(chk.exit_code == 0);
+    CHECK(chk.out.find("desk-a") != std::string::npos);
+    CHECK(chk.out.find("desk-b") != std::string::npos);
+    monitor::DbSource src(db);
+    const auto st = src.state_at(src.run_seconds());
+    size_t grouped = 0;
+    for (const auto& g : monitor::group_by_host(st)) {
+        if (g.name != "desk-a" && g.name != "desk-b") {
+            CHECK(g.sessions.empty());  // the controller's own host ran none
+            continue;
+        }
+        for (size_t i : g.sessions) CHECK(st.sessions[i].host == g.name);
+        grouped += g.sessions.size();
+    }
+    CHECK(grouped == 3);
 }
 
 TEST_CASE("join mode: a step that cannot get its sessions in time fails with the shortfall, and the run ends normally") {
