@@ -17,6 +17,7 @@
 #include "common/join_auth.h"
 #include "common/join_peer.h"
 #include "agent/agent_sampler.h"
+#include "orchestrator/host_proc.h"
 
 namespace seatmark::agent {
 
@@ -66,6 +67,14 @@ int run_agent(const AgentOptions& o) {
                 sh->cv.notify_all();
             });
         if (!o.quiet) std::fprintf(stderr, "seatmark agent: joined the run at %s for host %s\n", peer.where().c_str(), me.host.c_str());
+        {
+            // Once per connection: the host's hosts row is otherwise only its name.
+            const orchestrator::HostIdentity id = orchestrator::read_host_identity();
+            std::vector<uint8_t> out;
+            join::encode(out, join::JoinMessage{join::HostInfo{id.cpu_model, id.cpu_count, id.mem_total_bytes, id.os, id.kernel}});
+            std::string err;
+            if (!peer.send(std::move(out), err) && !o.quiet) std::fprintf(stderr, "seatmark agent: sending the host's identity: %s\n", err.c_str());
+        }
         int64_t next = now_ns();
         std::vector<join::WatchEntry> watch;
         for (;;) {

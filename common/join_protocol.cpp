@@ -30,6 +30,7 @@ const char* type_name(uint8_t t) {
         case 29: return "ARRIVALS";
         case 30: return "REF_ASK";
         case 31: return "REFERENCE";
+        case 32: return "HOST_INFO";
     }
     return "unknown";
 }
@@ -187,6 +188,18 @@ void fields(Io& io, M& m) {
         return "REFERENCE " + std::to_string(m.gray_width) + "x" + std::to_string(m.gray_height) +
                " does not match its payload (at most " + std::to_string(max_reference_bytes) + " bytes)";
     });
+}
+
+template <class Io, Is<HostInfo> M>
+void fields(Io& io, M& m) {
+    io(m.cpu_model);
+    io(m.cpu_count);
+    io.check(m.cpu_count <= max_cpu_count, [&] {
+        return "HOST_INFO cpu_count " + std::to_string(m.cpu_count) + " exceeds " + std::to_string(max_cpu_count);
+    });
+    io(m.mem_total_bytes);
+    io(m.os);
+    io(m.kernel);
 }
 
 constexpr auto layout = [](auto& io, auto& m) { fields(io, m); };

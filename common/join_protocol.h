@@ -33,6 +33,9 @@
 //                      2 software)): that host's running sessions, the whole list each time
 //   A -> O  SAMPLES    i64 t_ns, u32 count, count x (i32 session_id (-1: the host), str source,
 //                      str metric, f64 value)   what the orchestrator's own samplers record
+//   A -> O  HOST_INFO  str cpu_model, u32 cpu_count, u64 mem_total_bytes, str os, str kernel
+//                      the host's identity, sent once after WELCOME: its hosts row gets what the
+//                      orchestrator writes for its own host (a joined host is otherwise a bare name)
 //
 //
 // A launcher (role 3, `seatmark launch --join`) opens RDP logons on the run's behalf; each
@@ -80,6 +83,7 @@ inline constexpr uint32_t max_watch = 4096;
 inline constexpr uint32_t max_samples = 16384;
 inline constexpr uint32_t max_arrivals = 8192;
 inline constexpr uint32_t max_ssim = 1024;
+inline constexpr uint32_t max_cpu_count = 65536;
 inline constexpr uint32_t max_reference_bytes = 512u * 1024;  // 1024x512 gray: fits one message
 using Nonce = std::array<uint8_t, nonce_size>;
 using Mac = std::array<uint8_t, mac_size>;
@@ -87,9 +91,9 @@ using Mac = std::array<uint8_t, mac_size>;
 enum class Type : uint8_t {
     challenge = 16, join = 17, welcome = 18, refused = 19, ping = 20, pong = 21,
     start = 22, stop = 23, watch = 24, samples = 25,
-    logon = 26, logoff = 27, logon_state = 28, arrivals = 29, ref_ask = 30, reference = 31,
+    logon = 26, logoff = 27, logon_state = 28, arrivals = 29, ref_ask = 30, reference = 31, host_info = 32,
 };
-inline constexpr uint8_t last_type = uint8_t(Type::reference);
+inline constexpr uint8_t last_type = uint8_t(Type::host_info);
 enum class Role : uint8_t { session = 1, agent = 2, launcher = 3 };
 std::string_view to_string(Role r);  // "session", "agent", "launcher"
 
@@ -158,8 +162,16 @@ struct Reference {
     std::string reason;
 };
 
+struct HostInfo {
+    std::string cpu_model;
+    uint32_t cpu_count = 0;
+    uint64_t mem_total_bytes = 0;
+    std::string os, kernel;
+};
+
+// In type order: a message's index here is its type - Type::challenge.
 using JoinMessage = std::variant<Challenge, Join, Welcome, Refused, Ping, Pong, Start, Stop, Watch, Samples, Logon, Logoff,
-                                 LogonState, Arrivals, RefAsk, Reference>;
+                                 LogonState, Arrivals, RefAsk, Reference, HostInfo>;
 // Either kind may arrive on a joined connection.
 using Message = std::variant<wire::Message, JoinMessage>;
 

@@ -211,6 +211,11 @@ private:
                 if (l_.cb_.samples) l_.cb_.samples(id_, std::move(*s));
                 return true;
             }
+            if (auto* hi = std::get_if<join::HostInfo>(jm)) {
+                if (peer_.role != join::Role::agent) return protocol("HOST_INFO from a " + std::string(join::to_string(peer_.role)));
+                if (l_.cb_.host_info) l_.cb_.host_info(id_, std::move(*hi));
+                return !gone();
+            }
             if (peer_.role == join::Role::launcher && (std::holds_alternative<join::LogonState>(*jm) ||
                                                        std::holds_alternative<join::Arrivals>(*jm) ||
                                                        std::holds_alternative<join::RefAsk>(*jm))) {

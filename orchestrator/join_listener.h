@@ -70,6 +70,7 @@ public:
         // Telemetry of a started session, its stamps in this process's clock.
         std::function<void(uint64_t conn, wire::Message&&)> message;
         std::function<void(uint64_t conn, join::Samples&&)> samples;  // an agent's, stamps converted
+        std::function<void(uint64_t conn, join::HostInfo&&)> host_info;  // an agent's host identity
         // A launcher's LOGON_STATE, ARRIVALS (keepalives too) or REF_ASK, or a started session's
         // REFERENCE; stamps converted.
         std::function<void(uint64_t conn, join::JoinMessage&&)> launcher;

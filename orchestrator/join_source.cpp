@@ -1,5 +1,7 @@
 #include "orchestrator/join_source.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -39,6 +41,7 @@ JoinSessionSource::JoinSessionSource(SessionHost& host, const core::Plan& plan, 
     cb.clock = [this](uint64_t c, const core::ClockOffset& o, bool first) { on_clock(c, o, first); };
     cb.message = [this](uint64_t c, wire::Message&& m) { on_message(c, std::move(m)); };
     cb.samples = [this](uint64_t c, join::Samples&& s) { on_samples(c, std::move(s)); };
+    cb.host_info = [this](uint64_t c, join::HostInfo&& h) { on_host_info(c, std::move(h)); };
     cb.refused = [this](const std::string& a, const std::string& why) { on_refused(a, why); };
     cb.closed = [this](uint64_t c, const ConnectionEnd& e) { on_closed(c, e); };
     cb.launcher = [this](uint64_t c, join::JoinMessage&& m) { on_launcher(c, std::move(m)); };
@@ -325,6 +328,21 @@ void JoinSessionSource::on_samples(uint64_t conn, join::Samples&& s) {
     }
     host_.add_samples(std::move(rows));
     send_watch(h);  // the sessions on this host as they are now, for the next sample
+}
+
+// The agent's host identity goes into its hosts row, as the orchestrator writes its own host's.
+void JoinSessionSource::on_host_info(uint64_t conn, join::HostInfo&& h) {
+    auto it = peers_.find(conn);
+    if (it == peers_.end()) return;
+    const std::string& name = it->second.info.host;
+    host_seen(name);
+    auto& hi = hosts_[name];
+    hi.cpu_model = std::move(h.cpu_model);
+    hi.cpu_count = h.cpu_count;
+    hi.mem_total_bytes = static_cast<int64_t>(std::min<uint64_t>(h.mem_total_bytes, INT64_MAX));
+    hi.os = std::move(h.os);
+    hi.kernel = std::move(h.kernel);
+    host_.add_host(hi);
 }
 
 void JoinSessionSource::on_refused(const std::string& address, const std::string& why) {

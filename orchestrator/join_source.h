@@ -57,6 +57,7 @@ private:
     void on_clock(uint64_t conn, const core::ClockOffset& c, bool first);
     void on_message(uint64_t conn, wire::Message&& m);
     void on_samples(uint64_t conn, join::Samples&& s);
+    void on_host_info(uint64_t conn, join::HostInfo&& h);
     void on_refused(const std::string& address, const std::string& why);
     void on_closed(uint64_t conn, const ConnectionEnd& end);
     void make_hub();                                        // launcher_source.cpp

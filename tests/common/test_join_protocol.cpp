@@ -61,6 +61,13 @@ TEST_CASE("join messages round-trip, telemetry messages decode on the same strea
     auto st = std::get<join::Start>(std::get<join::JoinMessage>(roundtrip(join::Start{5, "p", "name = 'p'"})));
     CHECK(st.session_id == 5);
     CHECK(st.profile_text == "name = 'p'");
+    join::HostInfo hi{"AMD EPYC 9V74", 96, 1ull << 40, "Windows 11 Enterprise multi-session", "10.0.22631"};
+    auto gh = std::get<join::HostInfo>(std::get<join::JoinMessage>(roundtrip(hi)));
+    CHECK(gh.cpu_model == hi.cpu_model);
+    CHECK(gh.cpu_count == 96);
+    CHECK(gh.mem_total_bytes == hi.mem_total_bytes);
+    CHECK(gh.os == hi.os);
+    CHECK(gh.kernel == hi.kernel);
     std::vector<uint8_t> out;
     wire::encode(out, wire::Heartbeat{1, 2});
     join::Decoder d;
@@ -87,6 +94,9 @@ TEST_CASE("the join decoder refuses bad bytes with the reason, and counts it can
     fails({0x53, 0x4D, wire::version, 25, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x42, 0x0F, 0}, "does not fit",
           wire::max_payload);
     fails({0x53, 0x4D, wire::version, 17, 1, 0, 0, 0, 7}, "JOIN role 7");
+    // HOST_INFO: an empty cpu_model, then a CPU count no machine has.
+    fails({0x53, 0x4D, wire::version, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF}, "HOST_INFO cpu_count 4294967295",
+          wire::max_payload);
 }
 
 TEST_CASE("a JOIN's proof holds for its own challenge and token only") {

@@ -167,6 +167,13 @@ TEST_CASE("join mode: two hosts, an agent on one, steps activate sessions in joi
     CHECK(qi(db, "SELECT COUNT(*) FROM frames") > 100);
     // Hosts: desk-a sampled by its agent, desk-b recorded as unavailable with the reason.
     CHECK(q(db, "SELECT agent FROM hosts WHERE hostname = 'desk-a'") == "agent");
+    // The agent's HOST_INFO: desk-a's row carries the machine's identity, as the orchestrator's own does.
+    CHECK(qi(db, "SELECT cpu_count FROM hosts WHERE hostname = 'desk-a'") == qi(db, "SELECT cpu_count FROM hosts WHERE role = 'orchestrator'"));
+    CHECK(qi(db, "SELECT cpu_count FROM hosts WHERE hostname = 'desk-a'") > 0);
+    CHECK(q(db, "SELECT cpu_model FROM hosts WHERE hostname = 'desk-a'") == q(db, "SELECT cpu_model FROM hosts WHERE role = 'orchestrator'"));
+    CHECK(q(db, "SELECT os FROM hosts WHERE hostname = 'desk-a'") == q(db, "SELECT os FROM hosts WHERE role = 'orchestrator'"));
+    CHECK(qi(db, "SELECT mem_total_bytes FROM hosts WHERE hostname = 'desk-a'") > 0);
+    CHECK(qi(db, "SELECT cpu_count FROM hosts WHERE hostname = 'desk-b'") == 0);  // no agent: unknown
     CHECK(q(db, "SELECT role FROM hosts WHERE hostname = 'desk-b'") == "joined");
     CHECK(q(db, "SELECT agent FROM hosts WHERE hostname = 'desk-b'").rfind("none: no seatmark agent", 0) == 0);
     CHECK(qi(db, "SELECT COUNT(*) FROM events WHERE kind = 'host-figures-unavailable' AND detail LIKE 'host desk-b:%'") >= 1);

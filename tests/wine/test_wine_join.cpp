@@ -96,6 +96,9 @@ TEST_CASE("a Windows session and agent under Wine join a Linux run: frames and h
     CHECK(qi(db, "SELECT COUNT(*) FROM frames") >= 10);  // a sanity bound: lavapipe under Wine is slow
     CHECK(q(db, "SELECT role FROM hosts WHERE hostname = 'winhost'") == "joined");
     CHECK(q(db, "SELECT agent FROM hosts WHERE hostname = 'winhost'") == "agent");
+    // HOST_INFO from the Windows agent: Wine reports a Windows version and this machine's CPUs.
+    CHECK(q(db, "SELECT os FROM hosts WHERE hostname = 'winhost'").find("Windows") != std::string::npos);
+    CHECK(q(db, "SELECT cpu_count FROM hosts WHERE hostname = 'winhost'") != "0");
     // The agent: Win32 host figures (whole machine, per core, memory) and the session's process
     // (CPU share, working set) matched by the pid the session joined with.
     for (const char* m : {"host_cpu_pct", "core0_cpu_pct", "host_mem_used_bytes"}) {
