@@ -127,7 +127,11 @@ struct JoinRun {
 }  // namespace
 
 TEST_CASE("join mode: two hosts, an agent on one, steps activate sessions in join order, every frame accounted for") {
-    JoinRun r("join_timeout = \"60s\"\n[steps]\nlist = [1, 3]\nsettle = \"1s\"\nwindow = \"2s\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
+    // The SLA is wide: this test is about joining, activation and accounting, and a loaded 2-core
+    // machine stalls a synthetic session now and then (a 1 % low of 3.5 FPS was seen), which would
+    // fail the default SLA's frame-time bounds with nothing wrong in join mode.
+    JoinRun r("join_timeout = \"60s\"\n[steps]\nlist = [1, 3]\nsettle = \"1s\"\nwindow = \"2s\"\n[[mix]]\nprofile = \"ci-tiny\"\n"
+              "[sla]\np95_interval_ms = 2000\nlow1_fps = 0.5\nstutter_pct = 100\n");
     test::BackgroundProcess agent(r.agent("desk-a"));
     std::vector<std::unique_ptr<test::BackgroundProcess>> s;
     // Which process joins first is the scheduler's business: the checks read the join order
