@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "core/stats.h"
 #include "store/store_reader.h"
@@ -81,6 +82,20 @@ DbSource::DbSource(const std::string& path) : path_(path) {
     }
     std::map<int, size_t> by_id;
     for (size_t i = 0; i < sessions_.size(); ++i) by_id[sessions_[i].row.id] = i;
+    if (db.has_endpoint_tables()) {
+        auto series = db.endpoint_series();
+        for (auto& l : db.endpoint_logons()) {
+            if (!l.session_id) continue;
+            auto it = by_id.find(*l.session_id);
+            if (it == by_id.end()) continue;
+            Session& s = sessions_[it->second];
+            s.logon = std::move(l);
+            if (auto e = series.find(s.row.id); e != series.end()) s.endpoint = std::move(e->second);
+            s.endpoint_frames = db.frames(s.row.id);
+            std::stable_sort(s.endpoint_frames.begin(), s.endpoint_frames.end(),
+                             [](const FrameRecord& a, const FrameRecord& b) { return a.t_begin_ns < b.t_begin_ns; });
+        }
+    }
 
     for (const auto& x : db.samples()) {
         last_ns = std::max(last_ns, x.t_ns);
@@ -276,6 +291,7 @@ core::LiveState DbSource::state_at(double t_s) const {
         ls.rss_bytes = std::isnan(rss) || ended ? 0 : uint64_t(rss);
         ls.gpu_share_pct = ended ? nan : at_or_before(s.gpu_share, t, 3'000'000'000);
         ls.gpu_share_source = s.gpu_share_source;
+        if (s.logon) ls.endpoint = endpoint_at(s, t, ended);
         st.sessions.push_back(std::move(ls));
     }
     // A pool's hosts as rank 0's live API lists them; lost from the step it was lost in on.
@@ -292,6 +308,33 @@ core::LiveState DbSource::state_at(double t_s) const {
         st.hosts.push_back(std::move(lh));
     }
     return st;
+}
+
+// What the live API's endpoint object said at t (orchestrator/live_projection.cpp): the logon,
+// and the endpoint figures over the same recent span as the session's own FPS.
+core::LiveEndpoint DbSource::endpoint_at(const Session& s, int64_t t, bool ended) const {
+    const store::EndpointLogonRow& l = *s.logon;
+    core::LiveEndpoint e;
+    e.user = l.user;
+    e.launcher = l.launcher;
+    e.codec = l.codec;
+    e.bytes_per_s = l.bytes_per_s;
+    if (l.ended_ns && *l.ended_ns <= t) e.fault = l.fault;
+    if (l.logon_ms && l.connect_ns + int64_t(*l.logon_ms * 1e6) <= t) e.logon_ms = *l.logon_ms;
+    for (const auto& a : s.endpoint.arrivals) e.arrivals += a.arrival_ns <= t;
+    if (ended) return e;
+    auto by_begin = [](const FrameRecord& f, int64_t v) { return f.t_begin_ns < v; };
+    const auto& f = s.endpoint_frames;
+    auto from = std::lower_bound(f.begin(), f.end(), t - recent_span_ns, by_begin);
+    auto upto = std::lower_bound(from, f.end(), t + 1, by_begin);
+    if (from == upto) return e;
+    const auto fig = core::endpoint_figures(std::span<const FrameRecord>(&*from, size_t(upto - from)), s.endpoint.arrivals,
+                                            s.endpoint.ssim, double(recent_span_ns) * 1e-9, t + 1);
+    e.fps = fig.fps;
+    e.delivered_ratio = fig.delivered_ratio;
+    e.latency_p95_ms = fig.latency_p95_ms;
+    e.ssim_mean = fig.ssim_mean;
+    return e;
 }
 
 void DbSource::select_session(std::optional<uint32_t> id) {

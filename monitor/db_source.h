@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/sla.h"
+#include "store/endpoint_rows.h"
 #include "store/records.h"
 #include "monitor/data_source.h"
 
@@ -30,6 +31,11 @@ private:
         std::vector<std::pair<int64_t, double>> cpu, rss, gpu_share;
         std::string gpu_share_source;
         Sla sla;
+        // A session an RDP launcher carried: its logon, what reached the client, and its frames'
+        // numbers and present times by begin (what core::endpoint_figures matches arrivals with).
+        std::optional<store::EndpointLogonRow> logon;
+        core::EndpointSeries endpoint;
+        std::vector<FrameRecord> endpoint_frames;
     };
     struct Step {
         uint32_t idx = 0, sessions = 0;
@@ -41,6 +47,7 @@ private:
     };
     void rebuild();
     double at_or_before(const std::vector<std::pair<int64_t, double>>& v, int64_t t, int64_t max_age_ns) const;
+    core::LiveEndpoint endpoint_at(const Session& s, int64_t t, bool ended) const;
 
     std::string path_, plan_name_, host_, status_end_;
     int64_t started_unix_ns_ = 0, origin_ns_ = 0;

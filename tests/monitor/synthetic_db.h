@@ -15,9 +15,12 @@ constexpr int64_t synth_start_unix_ns = 1'700'000'000'000'000'000;
 
 inline int64_t synth_t(double s) { return synth_origin_ns + int64_t(s * 1e9); }
 
-// `host`, `rank`, `pool_id`: one host's file of a pool run (for seatmark merge).
+// `host`, `rank`, `pool_id`: one host's file of a pool run (for seatmark merge). `launched`: an RDP
+// launcher carried session 0 (user u1 on launcher lab-a): every second frame reached the client
+// 20 ms after its present (4 ms after its begin), and every 30th has an SSIM of 0.95.
 inline void write_synthetic_db(const std::string& path, const std::string& host = "testhost",
-                               std::optional<int> rank = std::nullopt, const std::string& pool_id = "") {
+                               std::optional<int> rank = std::nullopt, const std::string& pool_id = "",
+                               bool launched = false) {
     using namespace store;
     auto w = StoreWriter::open(path);
     RunInfo ri;
@@ -56,7 +59,31 @@ inline void write_synthetic_db(const std::string& path, const std::string& host 
             f.cpu_ns = 1'000'000;
             f.interval_ns = seq == 0 ? -1 : int64_t(interval_ms * 1e6);
             if (seq % 200 == 100) f.interval_ns *= 4;  // a spike now and then
+            f.t_present_ns = f.t_begin_ns + 4'000'000;
             frames.push_back(f);
+        }
+        if (launched && id == 0) {
+            EndpointLogonRow l;
+            l.id = 1;
+            l.launcher = "lab-a";
+            l.rdp_host = "127.0.0.1:3389";
+            l.host = host;
+            l.user = "u1";
+            l.session_id = id;
+            l.connect_ns = synth_t(start) - 1'500'000'000;
+            l.logon_ms = 1500;
+            l.ended_ns = synth_t(end);
+            l.fault = "logged-off";
+            l.codec = "remotefx";
+            l.bytes_per_s = 5e5;
+            w.add_endpoint_logon(l);
+            EndpointBatch b;
+            b.session_id = id;
+            for (const auto& f : frames) {
+                if (f.seq % 2 == 0) b.arrivals.push_back({f.seq, f.t_present_ns + 20'000'000});
+                if (f.seq % 30 == 0) b.ssim.push_back({f.seq, 0.95});
+            }
+            w.add_endpoint_batch(std::move(b));
         }
         int64_t n = int64_t(frames.size());
         w.add_frames(id, std::move(frames));

@@ -97,6 +97,32 @@ TEST_CASE("a finished run, moment by moment") {
     CHECK(std::isnan(f->interval_ms.front()));  // a stretch's first frame has no interval
 }
 
+TEST_CASE("a finished run's RDP endpoint figures, moment by moment, as the live API showed them") {
+    TempDir dir;
+    write_synthetic_db(dir.file("run.db"), "testhost", std::nullopt, "", true);
+    DbSource src(dir.file("run.db"));
+    auto s = src.state_at(8);
+    REQUIRE(s.sessions.size() == 1);
+    REQUIRE(s.sessions[0].endpoint);
+    const auto& e = *s.sessions[0].endpoint;
+    CHECK(e.user == "u1");
+    CHECK(e.launcher == "lab-a");
+    CHECK(e.codec == "remotefx");
+    CHECK(e.fault == "none");  // the logon ends (logged off) only at 20.5 s
+    CHECK(e.logon_ms == doctest::Approx(1500));
+    CHECK(e.fps == doctest::Approx(s.sessions[0].fps / 2).epsilon(0.08));  // every second frame arrived
+    CHECK(e.delivered_ratio == doctest::Approx(0.5).epsilon(0.05));
+    CHECK(e.latency_p95_ms == doctest::Approx(20).epsilon(0.01));
+    CHECK(e.ssim_mean == doctest::Approx(0.95));
+    const uint64_t by8 = e.arrivals;
+    CHECK(by8 > 100);
+    auto later = src.state_at(18);
+    REQUIRE(later.sessions.size() == 3);
+    CHECK(find(later, 0)->endpoint->arrivals > by8);  // counted up to the moment, not the whole file
+    CHECK_FALSE(find(later, 1)->endpoint);             // no launcher carried it
+    CHECK(src.state_at(21).sessions[0].endpoint->fault == "logged-off");
+}
+
 TEST_CASE("a file that is not a run database is a clear error") {
     TempDir dir;
     write_file(dir.file("x.db"), "not sqlite at all, just text that is long enough to look like something");
