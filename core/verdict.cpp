@@ -93,13 +93,30 @@ StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sess
         v.reasons.push_back("only " + std::to_string(sessions.size()) + " of " + std::to_string(target) +
                             " sessions were running");
     for (const auto& f : v.sessions)
-        if (!f.violations.empty()) {
-            std::string r = "session " + std::to_string(f.id) + ": ";
-            for (size_t i = 0; i < f.violations.size(); ++i) r += (i ? ", " : "") + f.violations[i];
-            v.reasons.push_back(r);
-        }
+        if (!f.violations.empty()) v.reasons.push_back(session_reason(f.id, f.violations));
     v.pass = v.reasons.empty();
     return v;
+}
+
+namespace {
+constexpr std::string_view session_word = "session ";
+}
+
+std::string session_reason(uint32_t id, const std::vector<std::string>& violations) {
+    std::string r = std::string(session_word) + std::to_string(id) + ": ";
+    for (size_t i = 0; i < violations.size(); ++i) r += (i ? ", " : "") + violations[i];
+    return r;
+}
+
+std::string renumber_session_reason(const std::string& reason, int64_t shift) {
+    if (shift == 0 || reason.compare(0, session_word.size(), session_word) != 0) return reason;
+    size_t end = session_word.size();
+    while (end < reason.size() && reason[end] >= '0' && reason[end] <= '9') ++end;
+    if (end == session_word.size() || end + 1 >= reason.size() || reason[end] != ':' || end - session_word.size() > 9)
+        return reason;
+    const int64_t id = std::stoll(reason.substr(session_word.size(), end - session_word.size())) + shift;
+    if (id < 0) return reason;
+    return std::string(session_word) + std::to_string(id) + reason.substr(end);
 }
 
 }  // namespace seatmark::core

@@ -66,4 +66,10 @@ double active_seconds(const std::vector<FrameRecord>& frames);
 // `target`: the sessions the step runs with; fewer members than that fail it.
 StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed);
 
+// A session's reason names it "session ID: ..."; these are the one place that text is made and read.
+std::string session_reason(uint32_t id, const std::vector<std::string>& violations);
+// The reason with its session number moved by `shift` (seatmark merge renumbers each host's
+// sessions after the previous hosts'); any other reason comes back as it was.
+std::string renumber_session_reason(const std::string& reason, int64_t shift);
+
 }  // namespace seatmark::core

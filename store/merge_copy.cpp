@@ -8,6 +8,7 @@
 
 #include "core/pool_rules.h"
 #include "core/step_rules.h"
+#include "core/verdict.h"
 #include "store/schema.h"
 #include "store/store_reader.h"
 #include "store/verdict_row.h"
@@ -136,6 +137,8 @@ void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
         v.t0_ns += off;
         v.t1_ns += off;
         v.judged_ns += off;
+        // The reasons name the host's sessions by its own numbers; the merged file's are shifted.
+        for (auto& r : v.reasons) r = core::renumber_session_reason(r, shift);
         st_->apply(cmd::AddVerdict{v});
         host_rows_.push_back(v);
         ++m.verdicts;

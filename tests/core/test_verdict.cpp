@@ -4,6 +4,18 @@
 
 #include "core/verdict.h"
 
+TEST_CASE("a session reason is renumbered by a shift, and any other reason is left as it was") {
+    using seatmark::core::renumber_session_reason;
+    using seatmark::core::session_reason;
+    CHECK(session_reason(3, {"p95 40.0 ms > 33.3 ms", "stutter 6.0 % > 5.0 %"}) ==
+          "session 3: p95 40.0 ms > 33.3 ms, stutter 6.0 % > 5.0 %");
+    CHECK(renumber_session_reason("session 3: p95 40.0 ms > 33.3 ms", 16) == "session 19: p95 40.0 ms > 33.3 ms");
+    CHECK(renumber_session_reason("session 3: p95 40.0 ms > 33.3 ms", 0) == "session 3: p95 40.0 ms > 33.3 ms");
+    for (const char* other : {"2 session(s) failed (2 crash), 0 allowed", "only 3 of 4 sessions were running",
+                              "session x: odd", "session 12", "session : none", "b: session 1: p95"})
+        CHECK(renumber_session_reason(other, 5) == other);
+}
+
 using namespace seatmark;
 using namespace seatmark::core;
 

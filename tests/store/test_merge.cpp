@@ -197,6 +197,19 @@ TEST_CASE("merge: colliding session numbers are shifted, files without offsets k
     CHECK(m.samples({.session_id = 3}).at(0).host == "b");
 }
 
+TEST_CASE("merge: a host's verdict reasons name its sessions by their merged numbers, as the report's recompute does") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("m.db");
+    make_host_db(a, {.host = "a", .rank = 0, .first_session = 0, .t0 = 100});
+    make_host_db(b, {.host = "b", .rank = 1, .first_session = 0, .t0 = 200, .pass = false});
+    MergeResult r = merge_databases(out, {a, b});
+    REQUIRE(r.hosts[1].session_id_shift == 2);
+    StoreReader m(out);
+    // b's own file said "session 0"; its session 0 is session 2 of the merged file.
+    CHECK(m.host_verdicts("b").at(0).reasons == std::vector<std::string>{"session 2: p95 50 ms > 33.3 ms"});
+    CHECK(m.verdicts().at(0).reasons == std::vector<std::string>{"b: session 2: p95 50 ms > 33.3 ms"});
+}
+
 TEST_CASE("merge: endpoint logons, arrivals and SSIM samples are copied, moved and renumbered") {
     test::TempDir dir;
     const std::string a = dir.file("a.db"), b = dir.file("b.db"), c = dir.file("c.db"), out = dir.file("m.db");
