@@ -16,6 +16,7 @@ namespace seatmark::orchestrator {
 namespace {
 
 constexpr auto relay_period = std::chrono::seconds(1);
+constexpr auto relay_progress = std::chrono::milliseconds(50);
 constexpr auto hub_period = std::chrono::milliseconds(250);
 
 uint32_t running(const core::LiveState& s) {
@@ -79,23 +80,53 @@ void PoolLiveHub::tick() {
     });
 }
 
+void PoolLiveHub::complete(size_t rank) {
+    Remote& x = remote_[rank];
+    if (x.req == MPI_REQUEST_NULL) return;
+    int done = 0;
+    MPI_Test(&x.req, &done, MPI_STATUS_IGNORE);
+    if (!done) return;
+    try {
+        // A summary that does not parse is dropped: the view keeps the last good one.
+        x.state = core::state_from_json(nlohmann::json::parse(x.inbuf));
+        x.received_ns = now_ns();
+    } catch (const std::exception&) {
+    }
+}
+
 void PoolLiveHub::drain() {
+    for (size_t r = 1; r < remote_.size(); ++r) complete(r);
     for (;;) {
         int flag = 0;
+        MPI_Message msg;
         MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, tag_live, MPI_COMM_WORLD, &flag, &st);
+        MPI_Improbe(MPI_ANY_SOURCE, tag_live, MPI_COMM_WORLD, &flag, &msg, &st);
         if (!flag) return;
         int count = 0;
         MPI_Get_count(&st, MPI_BYTE, &count);
-        std::string buf(static_cast<size_t>(count), '\0');
-        MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, tag_live, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (st.MPI_SOURCE <= 0 || static_cast<size_t>(st.MPI_SOURCE) >= remote_.size()) continue;
-        try {
-            // A summary that does not parse is dropped: the view keeps the last good one.
-            remote_[static_cast<size_t>(st.MPI_SOURCE)].state = core::state_from_json(nlohmann::json::parse(buf));
-            remote_[static_cast<size_t>(st.MPI_SOURCE)].received_ns = now_ns();
-        } catch (const std::exception&) {
+        const int src = st.MPI_SOURCE;
+        if (src <= 0 || static_cast<size_t>(src) >= remote_.size()) {
+            std::string scratch(static_cast<size_t>(count), '\0');  // no such rank: taken and dropped
+            MPI_Mrecv(scratch.data(), count, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+            continue;
         }
+        Remote& x = remote_[static_cast<size_t>(src)];
+        // A rank sends its next summary only once its last one was delivered, so a receive still
+        // in flight from it has its data already: this wait returns at once.
+        if (x.req != MPI_REQUEST_NULL) MPI_Wait(&x.req, MPI_STATUS_IGNORE);  // its older summary is dropped
+        x.inbuf.assign(static_cast<size_t>(count), '\0');
+        MPI_Imrecv(x.inbuf.data(), count, MPI_BYTE, &msg, &x.req);
+        complete(static_cast<size_t>(src));
+    }
+}
+
+void PoolLiveHub::drain_all(int64_t deadline_ns) {
+    for (;;) {
+        drain();
+        bool pending = false;
+        for (const Remote& x : remote_) pending = pending || x.req != MPI_REQUEST_NULL;
+        if (!pending || now_ns() >= deadline_ns) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
 }
 
@@ -183,10 +214,18 @@ void PoolLiveRelay::started(boost::asio::io_context& io, LiveSource& source) {
     tick();
 }
 
+// Ticks every relay_progress: a summary larger than Open MPI's eager limit moves only while its
+// sender calls into MPI, so a send in flight is tested each tick, and a new one goes out once a
+// relay_period.
 void PoolLiveRelay::tick() {
-    send();
+    if (ticks_++ % static_cast<uint64_t>(relay_period / relay_progress) == 0) {
+        send();
+    } else if (req_ != MPI_REQUEST_NULL) {
+        int done = 0;
+        MPI_Test(&req_, &done, MPI_STATUS_IGNORE);
+    }
     if (!timer_) return;
-    timer_->t.expires_after(relay_period);
+    timer_->t.expires_after(relay_progress);
     timer_->t.async_wait([this](boost::system::error_code ec) {
         if (!ec) tick();
     });

@@ -141,7 +141,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
             std::string got = fs::path(parts) / (view.members[static_cast<size_t>(k)].host + ".db");
             if (receive_database(comm, view, k, got, sync)) files.push_back(got);
         }
-        hub.drain();  // the ranks' last summaries: none is left unreceived at MPI_Finalize
+        hub.drain_all(now_ns() + 2'000'000'000);  // the ranks' last summaries: none is left unreceived at MPI_Finalize
         store::MergeOptions mo;
         mo.overwrite = true;
         if (!args.quiet) mo.progress = [&](const std::string& line) { say(args, rank, line); };
