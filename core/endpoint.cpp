@@ -33,8 +33,9 @@ EndpointFigures endpoint_figures(std::span<const FrameRecord> frames, std::span<
     if (span_s > 0) f.fps = double(f.arrivals) / span_s;
     std::vector<double> intervals, latencies;
     for (size_t i = 0; i < in.size(); ++i) {
-        latencies.push_back(double(in[i].arrival_ns - present.at(in[i].seq)) * 1e-6);
-        if (i) intervals.push_back(double(in[i].arrival_ns - in[i - 1].arrival_ns) * 1e-6);
+        // Differences in double: stamps read from a file may be far apart, and int64 overflow is undefined.
+        latencies.push_back((double(in[i].arrival_ns) - double(present.at(in[i].seq))) * 1e-6);
+        if (i) intervals.push_back((double(in[i].arrival_ns) - double(in[i - 1].arrival_ns)) * 1e-6);
     }
     f.interval_p50_ms = stats::percentile_nearest_rank(intervals, 50);
     f.interval_p95_ms = stats::percentile_nearest_rank(intervals, 95);

@@ -273,7 +273,7 @@ core::LiveState DbSource::state_at(double t_s) const {
             FrameRecord f;
             f.seq = i;
             f.t_begin_ns = s.t_ns[i];
-            f.interval_ns = std::isnan(s.interval_ms[i]) ? -1 : int64_t(double(s.interval_ms[i]) * 1e6);
+            f.interval_ns = std::isnan(s.interval_ms[i]) ? -1 : int64_t(std::min(double(s.interval_ms[i]) * 1e6, 9.2e18));
             if (f.interval_ns > 0) active_ns += f.interval_ns;
             recent.push_back(f);
         }
@@ -288,7 +288,8 @@ core::LiveState DbSource::state_at(double t_s) const {
         }
         ls.cpu_pct = ended ? nan : at_or_before(s.cpu, t, 3'000'000'000);
         double rss = at_or_before(s.rss, t, 3'000'000'000);
-        ls.rss_bytes = std::isnan(rss) || ended ? 0 : uint64_t(rss);
+        // A file's values are not trusted: a negative or huge figure must not become an undefined conversion.
+        ls.rss_bytes = std::isnan(rss) || ended || rss < 0 ? 0 : uint64_t(std::min(rss, 1.8e19));
         ls.gpu_share_pct = ended ? nan : at_or_before(s.gpu_share, t, 3'000'000'000);
         ls.gpu_share_source = s.gpu_share_source;
         if (s.logon) ls.endpoint = endpoint_at(s, t, ended);
@@ -320,7 +321,7 @@ core::LiveEndpoint DbSource::endpoint_at(const Session& s, int64_t t, bool ended
     e.codec = l.codec;
     e.bytes_per_s = l.bytes_per_s;
     if (l.ended_ns && *l.ended_ns <= t) e.fault = l.fault;
-    if (l.logon_ms && l.connect_ns + int64_t(*l.logon_ms * 1e6) <= t) e.logon_ms = *l.logon_ms;
+    if (l.logon_ms && double(l.connect_ns) + *l.logon_ms * 1e6 <= double(t)) e.logon_ms = *l.logon_ms;  // in double: a file's values may be anything
     for (const auto& a : s.endpoint.arrivals) e.arrivals += a.arrival_ns <= t;
     if (ended) return e;
     auto by_begin = [](const FrameRecord& f, int64_t v) { return f.t_begin_ns < v; };

@@ -8,6 +8,7 @@
 #include "monitor/db_source.h"
 #include "monitor/host_groups.h"
 #include "store/merge.h"
+#include "store/sqlite_handle.h"
 #include "tests/monitor/synthetic_db.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
@@ -121,6 +122,20 @@ TEST_CASE("a finished run's RDP endpoint figures, moment by moment, as the live 
     CHECK(find(later, 0)->endpoint->arrivals > by8);  // counted up to the moment, not the whole file
     CHECK_FALSE(find(later, 1)->endpoint);             // no launcher carried it
     CHECK(src.state_at(21).sessions[0].endpoint->fault == "logged-off");
+}
+
+TEST_CASE("figures a file holds that no run writes (a negative memory size) are shown as unknown, not converted") {
+    TempDir dir;
+    write_synthetic_db(dir.file("run.db"));
+    {
+        // The fuzz target found this: rss -12 became an undefined float-to-unsigned conversion.
+        store::Db db(dir.file("run.db"), SQLITE_OPEN_READWRITE);
+        db.exec("UPDATE samples SET value = -12 WHERE metric = 'rss_bytes'; UPDATE samples SET value = 1e300 WHERE metric = 'cpu_pct'", "corrupting the test file");
+    }
+    DbSource src(dir.file("run.db"));
+    auto s = src.state_at(8);
+    REQUIRE(s.sessions.size() == 1);
+    CHECK(s.sessions[0].rss_bytes == 0);
 }
 
 TEST_CASE("a file that is not a run database is a clear error") {
