@@ -282,11 +282,19 @@ bool SharePlanner::pool_passed(bool mine) {
     return (*v)[0] == 1;
 }
 
+std::optional<bool> SharePlanner::step_pool_pass(size_t index) const {
+    return index < pooled_.size() ? pooled_[index] : std::nullopt;
+}
+
 std::optional<uint32_t> SharePlanner::next(std::span<const StepRecord> done) {
     // The pool's verdict of the step replaces this host's, so every host takes the same next step.
     // A host idle in the step (share 0) takes no part in its verdict.
     const bool idle = !done.empty() && done.back().target == 0;
     const bool pooled = pool_passed(idle || (!done.empty() && done.back().verdict.pass));
+    if (!done.empty()) {
+        if (pooled_.size() < done.size()) pooled_.resize(done.size());
+        pooled_[done.size() - 1] = pooled && !view_.any_lost();
+    }
     if (view_.any_lost()) return std::nullopt;
     // The current pool size's ramp sees only its own steps, with the pool's totals and verdict.
     std::vector<StepRecord> recs(done.begin() + static_cast<std::ptrdiff_t>(std::min(series_first_step_, done.size())),

@@ -89,6 +89,9 @@ public:
     // The pool size (hosts taking part) and the pool's total of step `index` (0-based, taken so far).
     std::optional<uint32_t> step_hosts(size_t index) const;
     std::optional<uint32_t> step_total(size_t index) const;
+    // The pool's verdict of step `index` once every host voted (a step passes when every host that
+    // took part passed it); nullopt before the vote.
+    std::optional<bool> step_pool_pass(size_t index) const;
 
 private:
     bool pool_passed(bool mine);  // every live host passed; false on a lost host
@@ -103,6 +106,7 @@ private:
     LinearPlanner inner_;           // the ramp on the current pool size
     std::vector<uint32_t> totals_;  // the pool totals taken so far
     std::vector<uint32_t> hosts_;   // the pool size of each step taken so far
+    std::vector<std::optional<bool>> pooled_;  // the pool's vote of each step taken so far
     double timeout_s_;
 };
 

@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "core/live_json.h"
+#include "core/step_rules.h"
 
 namespace seatmark::orchestrator {
 
@@ -59,8 +60,53 @@ std::string live_summary(const core::LiveState& state) {
 
 // ---- rank 0 ----------------------------------------------------------------------------------
 
-PoolLiveHub::PoolLiveHub(LiveObserver* api, PoolComm& comm, const PoolView& view)
-    : api_(api), comm_(comm), view_(view), remote_(view.members.size()) {}
+PoolLiveHub::PoolLiveHub(LiveObserver* api, PoolComm& comm, const PoolView& view,
+                         std::function<std::optional<bool>(size_t)> pool_pass,
+                         std::function<std::optional<uint32_t>(size_t)> pool_total)
+    : api_(api), comm_(comm), view_(view), remote_(view.members.size()), pool_pass_(std::move(pool_pass)),
+      pool_total_(std::move(pool_total)) {}
+
+// Finished steps as the pool judged them: the pool's total, its vote (every host passed), and when
+// it failed the first failing host's reason, named by host (as core::pool_verdict words it; from
+// that host's latest summary, or just its name when the summary did not say yet). Steps the pool
+// has not voted on yet show rank 0's own verdict until it has.
+void PoolLiveHub::pool_steps(core::LiveState& s) const {
+    std::vector<core::StepPass> judged;
+    for (core::LiveStep& st : s.finished_steps) {
+        if (pool_total_)
+            if (auto t = pool_total_(st.index)) st.sessions = *t;
+        const std::optional<bool> pass = pool_pass_ ? pool_pass_(st.index) : std::nullopt;
+        if (pass) {
+            const bool own_pass = st.pass;
+            st.pass = *pass;
+            if (*pass) {
+                st.reason.clear();
+            } else if (!own_pass) {
+                st.reason = view_.members[0].host + ": " + (st.reason.empty() ? "failed" : st.reason);
+            } else {
+                st.reason = "a host failed the step";
+                for (size_t k = 1; k < view_.members.size(); ++k) {
+                    const PoolMember& m = view_.members[k];
+                    if (m.lost) {
+                        st.reason = m.host + ": lost";
+                        break;
+                    }
+                    const auto& r = remote_[k].state;
+                    const core::LiveStep* x = nullptr;
+                    if (r)
+                        for (const auto& y : r->finished_steps)
+                            if (y.index == st.index) x = &y;
+                    if (x && !x->pass) {
+                        st.reason = m.host + ": " + (x->reason.empty() ? "failed" : x->reason);
+                        break;
+                    }
+                }
+            }
+        }
+        judged.push_back({st.sessions, st.pass});
+    }
+    if (pool_pass_) s.max_density_so_far = core::max_density(judged).sessions;
+}
 
 PoolLiveHub::~PoolLiveHub() = default;
 
@@ -190,6 +236,7 @@ core::LiveState PoolLiveHub::live_state() {
     s.alive = alive;
     s.frames_stored = stored;
     s.frames_lost = lost;
+    pool_steps(s);
     return s;
 }
 

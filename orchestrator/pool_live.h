@@ -6,6 +6,7 @@
 // host's sessions (each with its `host`). Frames never cross hosts: /api/v1/frames serves rank
 // 0's own sessions only.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,7 +29,11 @@ std::string live_summary(const core::LiveState& s);
 // other hosts' latest summaries, read from MPI on the run's event loop (MPI_THREAD_FUNNELED).
 class PoolLiveHub final : public LiveObserver, public LiveSource {
 public:
-    PoolLiveHub(LiveObserver* api, PoolComm& comm, const PoolView& view);
+    // `pool_pass`, `pool_total`: the pool's vote and total of a step (SharePlanner), so the
+    // finished steps served are the pool's, not rank 0's own.
+    PoolLiveHub(LiveObserver* api, PoolComm& comm, const PoolView& view,
+                std::function<std::optional<bool>(size_t)> pool_pass = {},
+                std::function<std::optional<uint32_t>(size_t)> pool_total = {});
     ~PoolLiveHub() override;
 
     void started(boost::asio::io_context& io, LiveSource& source) override;
@@ -54,6 +59,9 @@ private:
         MPI_Request req = MPI_REQUEST_NULL;
     };
     void complete(size_t rank);
+    void pool_steps(core::LiveState& s) const;
+    std::function<std::optional<bool>(size_t)> pool_pass_;
+    std::function<std::optional<uint32_t>(size_t)> pool_total_;
     void tick();
 
     LiveObserver* api_;

@@ -17,7 +17,8 @@ using namespace seatmark::test;
 
 TEST_CASE("pool: rank 0 serves the live API for the whole pool, hosts and every host's sessions") {
     TempDir t;
-    write_file(t.file("pool.toml"), pool_plan("2", "", "3s"));
+    // Two steps, so the first one's verdict is served while the second runs.
+    write_file(t.file("pool.toml"), pool_plan("2, 4", "", "3s"));
     std::vector<std::string> argv = mpirun_argv(2);
     argv.insert(argv.end(), {SEATMARK_BIN, "run", t.file("pool.toml"), "--db", t.file("pool.db"), "--host-name",
                              "h{rank}", "-q", "--listen", "127.0.0.1:0"});
@@ -60,7 +61,23 @@ TEST_CASE("pool: rank 0 serves the live API for the whole pool, hosts and every 
     CHECK(b["sessions_running"] == 1);
     CHECK(b["summary_age_s"].get<double>() < 5);
     CHECK(state["step"]["target"] == 2);  // the pool's: 1 + 1
+    // The first step's verdict as the pool judged it (SharePlanner's vote), not rank 0's own
+    // share of it: 2 sessions, and the merged file's pool verdict row agrees.
+    nlohmann::json steps;
+    wait_until(60, [&] {
+        auto v = http_get(port, "/api/v1/state");
+        if (v.status != 200) return false;
+        steps = nlohmann::json::parse(v.body)["verdict"]["steps"];
+        return !steps.empty();
+    });
+    INFO(steps.dump());
+    REQUIRE(!steps.empty());
+    CHECK(steps[0]["step"] == 1);
+    CHECK(steps[0]["sessions"] == 2);
     auto r = mpirun.wait(90);
     INFO(r.err);
     CHECK(r.exit_code == 0);
+    const bool stored_pass = scalar(t.file("pool.db"), "SELECT pass FROM verdicts WHERE host = '' AND step_idx = 0 AND repeat = -1") == 1;
+    CHECK(steps[0]["pass"].get<bool>() == stored_pass);
+    if (!stored_pass) CHECK(steps[0]["reason"].get<std::string>().rfind("h", 0) == 0);  // names the host: "h0: ..." or "h1: ..."
 }
