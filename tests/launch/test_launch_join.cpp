@@ -24,6 +24,7 @@
 #include "tests/launch/tcp_proxy.h"
 #include "tests/orchestrator/http_test_client.h"
 #include "tests/support/process.h"
+#include "tests/support/run_db.h"
 #include "tests/support/skip.h"
 
 using namespace seatmark;
@@ -31,25 +32,6 @@ using namespace seatmark::test;
 
 namespace {
 
-uint16_t free_port() {
-    boost::asio::io_context io;
-    boost::asio::ip::tcp::acceptor a(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-    return a.local_endpoint().port();
-}
-
-// One value ("" for NULL / no row) from the run's database.
-std::string q(const std::string& db, const std::string& sql) {
-    sqlite3* h = nullptr;
-    REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-    sqlite3_stmt* st = nullptr;
-    REQUIRE_MESSAGE(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK, sqlite3_errmsg(h));
-    std::string out;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return out;
-}
 // The same while the run writes: "" until the file and its tables are there.
 std::string poll(const std::string& db, const std::string& sql) {
     sqlite3* h = nullptr;

@@ -18,38 +18,15 @@
 
 #include <string>
 
+#include "tests/support/run_db.h"
 #include "tests/wine/wine.h"
 
 using namespace seatmark;
+using seatmark::test::free_port;
+using seatmark::test::q;
+using seatmark::test::qi;
 namespace wine = seatmark::test::wine;
 
-namespace {
-
-uint16_t free_port() {
-    boost::asio::io_context io;
-    boost::asio::ip::tcp::acceptor a(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-    return a.local_endpoint().port();
-}
-
-// One value ("" for NULL or no row) from the finished run's database.
-std::string q(const std::string& db, const std::string& sql) {
-    sqlite3* h = nullptr;
-    REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-    sqlite3_stmt* st = nullptr;
-    REQUIRE_MESSAGE(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK, sqlite3_errmsg(h));
-    std::string out;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return out;
-}
-int64_t qi(const std::string& db, const std::string& sql) {
-    const auto v = q(db, sql);
-    return v.empty() ? -1 : std::stoll(v);
-}
-
-}  // namespace
 
 TEST_CASE("a Windows session and agent under Wine join a Linux run: frames and host figures land as winhost's") {
     test::TempDir dir;
