@@ -4,7 +4,8 @@
 //     the goal is >= 80 % of the raw rate.
 //  2. `seatmark pack` of a generated 1M+ triangle glTF against `assimp export` of the same file
 //     to binary STL (Debian's assimp-utils), wall time and peak RSS of each child.
-//  3. peak RSS of `seatmark pack` and of a session that opens a large pack, against the pack size.
+//  3. peak RSS of a session that opens a large pack, and 4. of `seatmark pack` making a pack that
+//     large from a glTF, each against the pack size.
 // Usage: bench_pack [load]   (load: only part 1; SEATMARK_BENCH_PACK_MB: large pack size, default 256; SEATMARK_BENCH_DIR)
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -211,6 +212,18 @@ int main(int argc, char** argv) {
     auto sess = run({bin, "session", "--model", big, "--duration", "1s", "--width", "320", "--height", "240", "--quiet"});
     std::printf("session RSS    %.0f MB peak opening a %.0f MB pack: %.2fx its size (exit %d; lavapipe's device memory is host memory)\n",
                 sess.maxrss_mb, double(w.file_bytes) / 1e6, sess.maxrss_mb * 1.048576e6 / double(w.file_bytes), WEXITSTATUS(sess.status));
+
+    // 4. Memory of `seatmark pack` making a pack of that size from a glTF of the same meshes.
+    fs::remove(big);
+    std::printf("(writing a glTF of %u meshes x %.1fk triangles for `seatmark pack` ...)\n", meshes, 2.0 * n * n / 1e3);
+    std::fflush(stdout);
+    write_gltf(dir, meshes, n);
+    const double src_mb = double(fs::file_size(dir + "/big.gltf") + fs::file_size(dir + "/big.bin")) / 1e6;
+    auto packer = run({bin, "pack", dir + "/big.gltf", "--out", big, "--quiet"});
+    const double out_bytes = fs::exists(big) ? double(fs::file_size(big)) : 0;
+    std::printf("pack RSS       %.0f MB peak packing a %.0f MB glTF into a %.0f MB pack: %.2fx the pack's size (%.1f s, exit %d)\n",
+                packer.maxrss_mb, src_mb, out_bytes / 1e6, out_bytes > 0 ? packer.maxrss_mb * 1.048576e6 / out_bytes : 0.0,
+                packer.wall_s, WEXITSTATUS(packer.status));
     fs::remove_all(dir);
     return 0;
 }

@@ -35,8 +35,10 @@ void GpuScene::from_pack(const Device& dev, VkCommandPool pool, const pack::Pack
         if (d.instance_count == 0) d.first_instance = static_cast<uint32_t>(i);
         ++d.instance_count;
     }
-    vertices_ = upload_buffer(dev, pool, p.vertices().data(), p.vertices().size_bytes(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    indices_ = upload_buffer(dev, pool, p.indices().data(), p.indices().size_bytes(), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+    // The big sections leave this process's memory as they are copied (the page cache keeps them).
+    const auto done = [&p](const void* at, size_t n) { p.page_out(at, n); };
+    vertices_ = upload_buffer(dev, pool, p.vertices().data(), p.vertices().size_bytes(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, done);
+    indices_ = upload_buffer(dev, pool, p.indices().data(), p.indices().size_bytes(), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, done);
     instances_ = upload_buffer(dev, pool, p.instances().data(), p.instances().size_bytes(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
 }
 

@@ -1,5 +1,7 @@
 #include "client/vk_resources.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "client/vk_check.h"
@@ -163,14 +165,22 @@ void submit_and_wait(const Device& dev, VkCommandPool pool, void (*record)(VkCom
     vk_check(vkWaitForFences(dev.handle(), 1, &f, VK_TRUE, UINT64_MAX), "vkWaitForFences");
 }
 
-Buffer upload_buffer(const Device& dev, VkCommandPool pool, const void* bytes, size_t size, VkBufferUsageFlags usage) {
-    Buffer staging(dev, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    if (size) std::memcpy(staging.map(), bytes, size);
+Buffer upload_buffer(const Device& dev, VkCommandPool pool, const void* bytes, size_t size, VkBufferUsageFlags usage,
+                     const std::function<void(const void*, size_t)>& done) {
     Buffer target(dev, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    if (size) {
+    if (!size) return target;
+    const size_t chunk = std::min(size, upload_chunk);
+    Buffer staging(dev, chunk, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    void* mapped = staging.map();
+    const auto* src = static_cast<const uint8_t*>(bytes);
+    for (size_t at = 0; at < size; at += chunk) {
+        const size_t n = std::min(chunk, size - at);
+        std::memcpy(mapped, src + at, n);
+        if (done) done(src + at, n);
+        // One copy at a time: the staging buffer is written again only after the copy finished.
         one_shot(dev, pool, [&](VkCommandBuffer cb) {
-            VkBufferCopy region{0, 0, size};
+            VkBufferCopy region{0, at, n};
             vkCmdCopyBuffer(cb, staging.get(), target.get(), 1, &region);
         });
     }

@@ -5,6 +5,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
+#include <functional>
 #include <utility>
 
 #include "client/vk_device.h"
@@ -110,7 +111,12 @@ void one_shot(const Device& dev, VkCommandPool pool, F&& record) {
     submit_and_wait(dev, pool, [](VkCommandBuffer cb, void* c) { (*static_cast<F*>(c))(cb); }, &record);
 }
 
-// A device-local buffer filled with `bytes` through a staging copy.
-Buffer upload_buffer(const Device& dev, VkCommandPool pool, const void* bytes, size_t size, VkBufferUsageFlags usage);
+// A device-local buffer filled with `bytes` through a staging buffer of at most upload_chunk bytes,
+// reused chunk by chunk: a 1 GB model must not cost a second gigabyte of host memory while it
+// uploads. `done`, when given, is told each source range once it has been copied (a pack hands
+// its pages back there).
+constexpr size_t upload_chunk = size_t(32) << 20;
+Buffer upload_buffer(const Device& dev, VkCommandPool pool, const void* bytes, size_t size, VkBufferUsageFlags usage,
+                     const std::function<void(const void*, size_t)>& done = {});
 
 }  // namespace seatmark::client

@@ -35,7 +35,10 @@ private:
     uint64_t size_ = 0;
 };
 
-// A read-only private mapping of a whole file, read ahead sequentially.
+// A read-only private mapping of a whole file, read ahead sequentially. Pages come in as they are
+// read, not all at once: a session checks and uploads a 1 GB pack block by block, paging each
+// block in and handing it back once used, so its resident memory stays a few blocks, not the file
+// (the pages stay in the page cache that every session on the host shares).
 class FileMapping {
 public:
     FileMapping(const InputFile& file, uint64_t size);  // throws FileError
@@ -44,6 +47,10 @@ public:
     FileMapping& operator=(const FileMapping&) = delete;
     const uint8_t* data() const { return data_; }
     uint64_t size() const { return size_; }
+    // Page [p, p + n) in now, in one call rather than a fault per page (best effort).
+    void page_in(const void* p, uint64_t n) const;
+    // Hand the pages of [p, p + n) back: a later read pages them in again (best effort).
+    void page_out(const void* p, uint64_t n) const;
 
 private:
     const uint8_t* data_ = nullptr;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -44,10 +45,41 @@ bool InputFile::read_at(void* buf, size_t n, uint64_t offset) {
 }
 
 FileMapping::FileMapping(const InputFile& file, uint64_t size) : size_(size) {
-    void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, int(file.handle_), 0);
+    // No MAP_POPULATE: that would make the whole file resident at once (see page_in).
+    void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, int(file.handle_), 0);
     if (m == MAP_FAILED) fail(errno);
     ::madvise(m, size, MADV_SEQUENTIAL);
     data_ = static_cast<const uint8_t*>(m);
+}
+
+namespace {
+// The whole pages that [p, p + n) touches, clipped to the mapping (which starts on a page).
+bool page_range(const uint8_t* base, uint64_t size, const void* p, uint64_t n, uint8_t*& from, size_t& len) {
+    static const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+    const auto lo = uintptr_t(p), hi = std::min(uintptr_t(p) + n, uintptr_t(base) + size);
+    if (!base || lo < uintptr_t(base) || lo >= hi) return false;
+    const uintptr_t a = lo & ~(page - 1), b = (hi + page - 1) & ~(page - 1);
+    from = reinterpret_cast<uint8_t*>(a);
+    len = size_t(b - a);
+    return true;
+}
+}  // namespace
+
+void FileMapping::page_in(const void* p, uint64_t n) const {
+    uint8_t* from = nullptr;
+    size_t len = 0;
+    if (!page_range(data_, size_, p, n, from, len)) return;
+#ifdef MADV_POPULATE_READ
+    if (::madvise(from, len, MADV_POPULATE_READ) == 0) return;
+#endif
+    ::madvise(from, len, MADV_WILLNEED);  // kernels before 5.14: read ahead, fault page by page
+}
+
+void FileMapping::page_out(const void* p, uint64_t n) const {
+    uint8_t* from = nullptr;
+    size_t len = 0;
+    // Pages of a read-only private mapping are never written, so dropping them loses nothing.
+    if (page_range(data_, size_, p, n, from, len)) ::madvise(from, len, MADV_DONTNEED);
 }
 
 FileMapping::~FileMapping() {

@@ -1,5 +1,7 @@
 #include <windows.h>
 
+#include <algorithm>
+
 #include "common/input_file.h"
 #include "common/win_text.h"
 
@@ -54,6 +56,19 @@ FileMapping::FileMapping(const InputFile& file, uint64_t size) : size_(size) {
     PrefetchVirtualMemory(GetCurrentProcess(), 1, &range, 0);
     section_ = reinterpret_cast<intptr_t>(s);
     data_ = static_cast<const uint8_t*>(m);
+}
+
+void FileMapping::page_in(const void* p, uint64_t n) const {
+    if (!data_ || p < data_ || static_cast<const uint8_t*>(p) >= data_ + size_) return;
+    WIN32_MEMORY_RANGE_ENTRY range{const_cast<void*>(p), size_t(std::min<uint64_t>(n, size_ - uint64_t(static_cast<const uint8_t*>(p) - data_)))};
+    PrefetchVirtualMemory(GetCurrentProcess(), 1, &range, 0);
+}
+
+void FileMapping::page_out(const void* p, uint64_t n) const {
+    if (!data_ || p < data_ || static_cast<const uint8_t*>(p) >= data_ + size_) return;
+    // VirtualUnlock on pages that are not locked takes them out of the working set (documented);
+    // it then fails with ERROR_NOT_LOCKED, which is the expected answer here.
+    VirtualUnlock(const_cast<void*>(p), size_t(std::min<uint64_t>(n, size_ - uint64_t(static_cast<const uint8_t*>(p) - data_))));
 }
 
 FileMapping::~FileMapping() {

@@ -154,6 +154,10 @@ PackFile::~PackFile() = default;
 
 void PackFile::fail(const std::string& what) const { throw PackError(path_ + ": " + what); }
 
+void PackFile::page_out(const void* p, size_t n) const {
+    if (map_) map_->page_out(p, n);
+}
+
 namespace {
 
 // The two scans below are most of a pack's load time: branch-free, built -O3 (pack/CMakeLists.txt)
@@ -230,6 +234,8 @@ void PackFile::check(std::span<const uint8_t> data) {
     uint32_t top = 0, bad_top_value = 0;
     for (uint64_t at = h.header_bytes; at < data.size(); at += check_block) {
         const uint64_t end = std::min<uint64_t>(data.size(), at + check_block);
+        // A mapped file is paged in a block at a time and handed back after it (see page_out).
+        if (map_) map_->page_in(base + at, end - at);
         XXH3_64bits_update(st, base + at, end - at);
         if (end > voff && v_done < vertices_.size()) {
             const uint64_t v_end = std::min<uint64_t>(vertices_.size(), (end - voff) / sizeof(workloads::Vertex));
@@ -261,6 +267,7 @@ void PackFile::check(std::span<const uint8_t> data) {
             }
             if (cur >= bad_mesh) i_done = indices_.size();  // what follows belongs to no sound mesh
         }
+        if (map_) map_->page_out(base + at, end - at);
     }
     const uint64_t sum = XXH3_64bits_digest(st);
     XXH3_freeState(st);

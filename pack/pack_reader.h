@@ -48,6 +48,9 @@ public:
     std::span<const PackPart> parts() const { return parts_; }
     std::string_view part_name(size_t part) const;
     workloads::Bounds bounds() const;
+    // Done with [p, p + n) of a mapped pack for now: its pages leave this process's resident memory
+    // (common/input_file.h's FileMapping::page_out); a later read pages them in again. No-op over bytes.
+    void page_out(const void* p, size_t n) const;
 
 private:
     void check(std::span<const uint8_t> data);
