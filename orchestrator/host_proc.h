@@ -42,17 +42,19 @@ MemInfo read_meminfo();
 double read_loadavg1();  // NaN on Windows, which has no load average
 
 struct ProcessUsage {
-    double cpu_seconds = 0;  // utime + stime
+    double cpu_seconds = 0;  // user + system, every thread
     uint64_t rss_bytes = 0;
-    char state = '?';        // R, S, D, T (stopped), Z, ...
+    char state = '?';        // R, S, D, T (stopped), Z, ... ('?': not read; ProcessUsageReader reads none)
 };
 // One /proc/PID/stat line; nullopt when it is not one.
 std::optional<ProcessUsage> parse_proc_stat(std::string_view line);
 
-// Samples many processes every second: keeps each one's /proc/PID/stat open and reads it with one
+// Samples many processes every second: keeps each one's /proc/PID/statm open and reads it with one
 // pread instead of open, read and close (with hundreds of sessions, the path lookups were most of
-// the sampler's cost). A kept file of a process that exited reads nothing, so a pid reused by
-// another process is never mistaken for the session's.
+// the sampler's cost), and its CPU time from the process's CPU clock (clock_gettime): formatting
+// /proc/PID/stat was a fifth of the run's event-loop CPU with 256 sessions (bench_orchestrator).
+// Where that clock cannot be read, /proc/PID/stat gives both. A kept file of a process that
+// exited reads nothing, so a pid reused by another process is never mistaken for the session's.
 class ProcessUsageReader {
 public:
     ProcessUsageReader() = default;
@@ -69,6 +71,8 @@ private:
     struct Entry {
         int fd = -1;
         bool used = false;
+        bool clock = false;  // fd is statm and the CPU time comes from clock_id; else fd is stat
+        int clock_id = 0;     // a clockid_t (POSIX only)
     };
     std::unordered_map<pid_t, Entry> files_;
 };

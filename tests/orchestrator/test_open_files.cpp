@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 #include <cstring>
 #include <optional>
@@ -162,6 +163,19 @@ TEST_CASE("/proc/PID/stat: CPU time and RSS parsed, kept files read again, close
     auto own = orchestrator::ProcessUsageReader().read(child);  // a fresh reader, a fresh file
     REQUIRE(own);
     CHECK(own->rss_bytes == second->rss_bytes);
+    {
+        // The CPU clock the reader uses and /proc/PID/stat's utime + stime count the same time.
+        std::ifstream f("/proc/" + std::to_string(child) + "/stat");
+        std::string line;
+        std::getline(f, line);
+        auto stat = orchestrator::parse_proc_stat(line);
+        auto now = reader.read(child);
+        REQUIRE(stat);
+        REQUIRE(now);
+        // Read after stat: no less than it (less one 10 ms tick), and not far more.
+        CHECK(now->cpu_seconds >= stat->cpu_seconds - 0.011);
+        CHECK(now->cpu_seconds < stat->cpu_seconds + 1.0);
+    }
 
     ::kill(child, SIGKILL);
     ::waitpid(child, nullptr, 0);
