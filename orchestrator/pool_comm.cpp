@@ -13,12 +13,12 @@ namespace seatmark::orchestrator {
 namespace {
 
 // Polls a request until it completes or the deadline passes; cancels it then.
-bool wait_for(MPI_Request& req, int64_t deadline_ns, MPI_Status* st = MPI_STATUS_IGNORE) {
+bool wait_for(MPI_Request& req, int64_t deadline_ns, const PoolComm::Stop& stop) {
     int done = 0;
     for (;;) {
-        MPI_Test(&req, &done, st);
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done) return true;
-        if (now_ns() >= deadline_ns) break;
+        if (now_ns() >= deadline_ns || (stop && stop())) break;
         std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
     MPI_Cancel(&req);
@@ -55,23 +55,23 @@ PoolComm::~PoolComm() {
     if (!abandoned_) MPI_Finalize();
 }
 
-bool PoolComm::send(int to, int tag, const void* data, size_t bytes, int64_t deadline_ns) {
+bool PoolComm::send(int to, int tag, const void* data, size_t bytes, int64_t deadline_ns, const Stop& stop) {
     MPI_Request req;
     if (MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, to, tag, MPI_COMM_WORLD, &req) != MPI_SUCCESS) return false;
-    return wait_for(req, deadline_ns);
+    return wait_for(req, deadline_ns, stop);
 }
 
-bool PoolComm::send(int to, int tag, const std::string& s, int64_t deadline_ns) {
-    return send(to, tag, s.data(), s.size(), deadline_ns);
+bool PoolComm::send(int to, int tag, const std::string& s, int64_t deadline_ns, const Stop& stop) {
+    return send(to, tag, s.data(), s.size(), deadline_ns, stop);
 }
 
-std::optional<std::string> PoolComm::recv(int from, int tag, int64_t deadline_ns) {
+std::optional<std::string> PoolComm::recv(int from, int tag, int64_t deadline_ns, const Stop& stop) {
     MPI_Status st;
     int flag = 0;
     for (;;) {
         MPI_Iprobe(from, tag, MPI_COMM_WORLD, &flag, &st);
         if (flag) break;
-        if (now_ns() >= deadline_ns) return std::nullopt;
+        if (now_ns() >= deadline_ns || (stop && stop())) return std::nullopt;
         std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
     int count = 0;

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,11 +46,13 @@ public:
     int rank() const { return rank_; }
     int size() const { return size_; }
 
-    // Sends / receives bytes, waiting until `deadline_ns` (CLOCK_MONOTONIC) at most.
-    // false: not done in time (the request is cancelled).
-    bool send(int to, int tag, const void* data, size_t bytes, int64_t deadline_ns);
-    bool send(int to, int tag, const std::string& s, int64_t deadline_ns);
-    std::optional<std::string> recv(int from, int tag, int64_t deadline_ns);  // any size, probed first
+    // Sends / receives bytes, waiting until `deadline_ns` (CLOCK_MONOTONIC) at most, or until
+    // `stop` says so (asked while waiting). false / nullopt: not done (the request is cancelled).
+    using Stop = std::function<bool()>;
+    bool send(int to, int tag, const void* data, size_t bytes, int64_t deadline_ns, const Stop& stop = {});
+    bool send(int to, int tag, const std::string& s, int64_t deadline_ns, const Stop& stop = {});
+    // Any size, probed first.
+    std::optional<std::string> recv(int from, int tag, int64_t deadline_ns, const Stop& stop = {});
 
     // A receive posted now and tested later (step coordination polls it from the event loop).
     class Pending {

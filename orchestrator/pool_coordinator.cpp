@@ -3,10 +3,13 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "common/clock.h"
 #include "core/pool_rules.h"
+#include "orchestrator/signal_latch.h"
 
 namespace seatmark::orchestrator {
 
@@ -227,43 +230,108 @@ bool SharePlanner::more_windows(uint32_t closed, std::span<const core::StepVerdi
     return inner_.more_windows(closed, judged);  // the same on every host: the plan's repeats
 }
 
-bool SharePlanner::pool_passed(bool mine) {
+namespace {
+
+// A host's vote to rank 0: "1" pass, "0" fail or "-" idle, then its sessions, worst p95 and first
+// reason, tab-separated (what the pool's verdict takes from it: core::pool_verdict).
+std::string encode_vote(bool idle, uint32_t sessions, const core::StepVerdict* v) {
+    char head[64];
+    std::snprintf(head, sizeof head, "%c\t%u\t%.17g\t", idle ? '-' : (v && v->pass ? '1' : '0'), sessions,
+                  v ? v->p95_worst_ms : NAN);
+    return head + (v && !v->reasons.empty() ? v->reasons.front() : std::string());
+}
+
+// nullopt: idle (takes no part in the step's verdict).
+std::optional<core::HostVerdict> decode_vote(const std::string& host, const std::string& m) {
+    core::HostVerdict h;
+    h.host = host;
+    if (m.empty() || m[0] == '-') return std::nullopt;
+    h.verdict.pass = m[0] == '1';
+    const size_t t1 = m.find('\t'), t2 = m.find('\t', t1 + 1), t3 = m.find('\t', t2 + 1);
+    if (t3 == std::string::npos) {
+        h.verdict.pass = false;
+        h.verdict.reasons.push_back("its vote did not read (" + std::to_string(m.size()) + " bytes)");
+        return h;
+    }
+    h.sessions_judged = std::strtoul(m.c_str() + t1 + 1, nullptr, 10);
+    h.verdict.target = static_cast<uint32_t>(h.sessions_judged);
+    h.verdict.p95_worst_ms = std::strtod(m.c_str() + t2 + 1, nullptr);
+    if (!h.verdict.pass && t3 + 1 < m.size()) h.verdict.reasons.push_back(m.substr(t3 + 1));
+    return h;
+}
+
+core::HostVerdict own_vote(const std::string& host, uint32_t sessions, const core::StepVerdict& v) {
+    core::HostVerdict h;
+    h.host = host;
+    h.verdict.pass = v.pass;
+    h.verdict.target = sessions;
+    h.verdict.p95_worst_ms = v.p95_worst_ms;
+    if (!v.pass && !v.reasons.empty()) h.verdict.reasons.push_back(v.reasons.front());
+    h.sessions_judged = sessions;  // its per-session figures stay here: the pool's medians are not known live
+    return h;
+}
+
+}  // namespace
+
+std::optional<PoolStepVerdict> SharePlanner::vote(const Vote& mine) {
     const int64_t deadline = now_ns() + static_cast<int64_t>(timeout_s_ * 1e9);
-    const char me = mine ? 1 : 0;
+    // SIGINT / SIGTERM while waiting here: the wait ends at once, the controller then stops the
+    // run as it does for a signal anywhere else.
+    SignalLatch latch;
+    const PoolComm::Stop stop = [&latch] { return latch.fired() != 0; };
+    auto cut_short = [&]() -> std::optional<PoolStepVerdict> {
+        interrupted_ = latch.fired();
+        return std::nullopt;
+    };
+    PoolStepVerdict pooled;
     if (comm_.rank() == 0) {
-        bool all = mine;
+        std::vector<core::HostVerdict> hosts;
+        if (!mine.idle && mine.verdict) hosts.push_back(own_vote(view_.members[0].host, mine.sessions, *mine.verdict));
         for (int k = 1; k < comm_.size(); ++k) {
-            auto m = comm_.recv(k, tag_continue, deadline);
+            PoolMember& pm = view_.members[static_cast<size_t>(k)];
+            auto m = comm_.recv(k, tag_continue, deadline, stop);
+            if (latch.fired()) return cut_short();
             if (!m || m->empty()) {
-                PoolMember& pm = view_.members[static_cast<size_t>(k)];
                 if (!pm.lost) {
                     pm.lost = true;
                     pm.lost_step = static_cast<int>(totals_.size()) - 1;
                     pm.lost_detail = "no verdict within " + std::to_string(int(timeout_s_)) + " s after step " +
                                      std::to_string(totals_.size());
                 }
-                all = false;
+                core::HostVerdict h;
+                h.host = pm.host;
+                h.verdict.reasons.push_back("lost (" + pm.lost_detail + ")");
+                hosts.push_back(std::move(h));
                 continue;
             }
-            all = all && (*m)[0] == 1;
+            if (auto h = decode_vote(pm.host, *m)) hosts.push_back(std::move(*h));
         }
+        const core::StepVerdict v = core::pool_verdict(hosts);
+        pooled.pass = v.pass && !view_.any_lost();
+        pooled.p95_worst_ms = hosts.empty() ? NAN : v.p95_worst_ms;
+        if (!pooled.pass) pooled.reason = v.reasons.empty() ? "a host failed the step" : v.reasons.front();
         // 1 pass, 0 fail, 2 the pool lost hosts (their ranks follow): everyone stops.
-        std::string verdict(1, view_.any_lost() ? 2 : (all ? 1 : 0));
+        std::string verdict(1, view_.any_lost() ? 2 : (pooled.pass ? 1 : 0));
         for (size_t k = 0; k < view_.members.size(); ++k)
             if (view_.members[k].lost) verdict += std::to_string(k) + ",";
         for (int k = 1; k < comm_.size(); ++k)
-            if (!view_.members[static_cast<size_t>(k)].lost) comm_.send(k, tag_continue, verdict, now_ns() + 1'000'000'000);
-        return verdict[0] == 1;
+            if (!view_.members[static_cast<size_t>(k)].lost)
+                comm_.send(k, tag_continue, verdict, now_ns() + 1'000'000'000, stop);
+        if (latch.fired()) return cut_short();
+        return pooled;
     }
-    if (!comm_.send(0, tag_continue, &me, 1, deadline)) return false;
-    auto v = comm_.recv(0, tag_continue, deadline);
+    const std::string me = encode_vote(mine.idle, mine.sessions, mine.verdict);
+    const bool sent = comm_.send(0, tag_continue, me, deadline, stop);
+    if (latch.fired()) return cut_short();
+    auto v = sent ? comm_.recv(0, tag_continue, deadline, stop) : std::nullopt;
+    if (latch.fired()) return cut_short();
     if (!v || v->empty()) {
         PoolMember& pm = view_.members[0];
         pm.lost = true;
         pm.lost_step = static_cast<int>(totals_.size()) - 1;
         pm.lost_detail = "no pool verdict within " + std::to_string(int(timeout_s_)) + " s after step " +
                          std::to_string(totals_.size());
-        return false;
+        return pooled;  // a fail
     }
     if ((*v)[0] == 2) {
         const std::string lost = v->substr(1);
@@ -279,21 +347,32 @@ bool SharePlanner::pool_passed(bool mine) {
             at = comma == std::string::npos ? lost.size() : comma + 1;
         }
     }
-    return (*v)[0] == 1;
+    pooled.pass = (*v)[0] == 1;
+    return pooled;
 }
 
-std::optional<bool> SharePlanner::step_pool_pass(size_t index) const {
+std::optional<PoolStepVerdict> SharePlanner::step_pool_verdict(size_t index) const {
     return index < pooled_.size() ? pooled_[index] : std::nullopt;
 }
 
 std::optional<uint32_t> SharePlanner::next(std::span<const StepRecord> done) {
     // The pool's verdict of the step replaces this host's, so every host takes the same next step.
     // A host idle in the step (share 0) takes no part in its verdict.
-    const bool idle = !done.empty() && done.back().target == 0;
-    const bool pooled = pool_passed(idle || (!done.empty() && done.back().verdict.pass));
+    Vote mine;
+    if (!done.empty()) {
+        mine.idle = done.back().target == 0;
+        mine.sessions = done.back().target;
+        mine.verdict = &done.back().verdict;
+    }
+    const std::optional<PoolStepVerdict> voted = vote(mine);
+    if (!voted) return std::nullopt;  // interrupted
+    const bool pooled = voted->pass;
     if (!done.empty()) {
         if (pooled_.size() < done.size()) pooled_.resize(done.size());
-        pooled_[done.size() - 1] = pooled && !view_.any_lost();
+        PoolStepVerdict& p = pooled_[done.size() - 1].emplace(*voted);
+        p.pass = pooled && !view_.any_lost();
+        if (done.size() - 1 < totals_.size()) p.sessions = totals_[done.size() - 1];
+        if (on_voted_) on_voted_(done.size() - 1);
     }
     if (view_.any_lost()) return std::nullopt;
     // The current pool size's ramp sees only its own steps, with the pool's totals and verdict.

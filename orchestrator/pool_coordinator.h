@@ -6,6 +6,7 @@
 // the offsets' uncertainty. Every wait has a deadline: a rank that does not arrive in time is
 // lost (recorded with the step), the survivors are told, and the run ends 'degraded'; a rank
 // that hears nothing from rank 0 in time records rank 0 as lost.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -71,6 +72,18 @@ private:
     std::vector<Opened> opened_;
 };
 
+// The pool's verdict of one step once every host voted: the hosts' own verdicts pooled by
+// core::pool_verdict (the rule `seatmark merge` stores the pool's rows by), so rank 0's live API
+// serves the pool's finished steps and step-verdict events, not its own share. Rank 0 has it all;
+// the other ranks only `pass`.
+struct PoolStepVerdict {
+    bool pass = false;          // every host that took part passed, none was lost
+    uint32_t sessions = 0;      // the pool's total
+    double p95_worst_ms = NAN;  // the worst over the hosts (NaN: not known)
+    double fps_median = NAN;    // not known live: per-session figures stay on their host
+    std::string reason;         // the first failing host's, "HOST: reason"; "" when it passed
+};
+
 // The pool's ramp for one host: the plan's counts are the pool's totals, placed on the hosts by
 // the plan's [pool] placement; this host runs its share. Whether the ramp goes on is decided by
 // the pool (a step passes when every host that took part passed it), so all hosts take the same
@@ -84,17 +97,28 @@ public:
     bool more_windows(uint32_t closed, std::span<const core::StepVerdict> judged) override;
     std::optional<uint32_t> next(std::span<const StepRecord> done) override;
     size_t planned_steps() const override { return plan_.steps.size() * series_.size(); }
+    bool interrupted() const override { return interrupted_ != 0; }
 
     uint32_t share_of(uint32_t pool_total) const;  // this host's, on the current pool size
     // The pool size (hosts taking part) and the pool's total of step `index` (0-based, taken so far).
     std::optional<uint32_t> step_hosts(size_t index) const;
     std::optional<uint32_t> step_total(size_t index) const;
-    // The pool's verdict of step `index` once every host voted (a step passes when every host that
-    // took part passed it); nullopt before the vote.
-    std::optional<bool> step_pool_pass(size_t index) const;
+    // The pool's verdict of step `index` once every host voted; nullopt before the vote (or when
+    // the run was stopped during it).
+    std::optional<PoolStepVerdict> step_pool_verdict(size_t index) const;
+    // Called on the run's event loop as soon as the pool's verdict of a step is in.
+    void on_voted(std::function<void(size_t index)> f) { on_voted_ = std::move(f); }
 
 private:
-    bool pool_passed(bool mine);  // every live host passed; false on a lost host
+    // This host's vote: its own verdict of the step, or idle (no share in it).
+    struct Vote {
+        bool idle = false;
+        uint32_t sessions = 0;
+        const core::StepVerdict* verdict = nullptr;  // null when idle or before the first step
+    };
+    // The pool's verdict (every live host passed; fail on a lost host); nullopt when SIGINT or
+    // SIGTERM came during the vote (the controller's own handling then ends the run).
+    std::optional<PoolStepVerdict> vote(const Vote& mine);
     std::optional<uint32_t> take(std::optional<uint32_t> count);  // records the step, returns the share
 
     PoolComm& comm_;
@@ -106,7 +130,9 @@ private:
     LinearPlanner inner_;           // the ramp on the current pool size
     std::vector<uint32_t> totals_;  // the pool totals taken so far
     std::vector<uint32_t> hosts_;   // the pool size of each step taken so far
-    std::vector<std::optional<bool>> pooled_;  // the pool's vote of each step taken so far
+    std::vector<std::optional<PoolStepVerdict>> pooled_;  // the pool's verdict of each step taken so far
+    std::function<void(size_t)> on_voted_;
+    int interrupted_ = 0;           // the signal that cut a vote short
     double timeout_s_;
 };
 

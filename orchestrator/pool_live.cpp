@@ -61,51 +61,38 @@ std::string live_summary(const core::LiveState& state) {
 // ---- rank 0 ----------------------------------------------------------------------------------
 
 PoolLiveHub::PoolLiveHub(LiveObserver* api, PoolComm& comm, const PoolView& view,
-                         std::function<std::optional<bool>(size_t)> pool_pass,
+                         std::function<std::optional<PoolStepVerdict>(size_t)> pool_verdict,
                          std::function<std::optional<uint32_t>(size_t)> pool_total)
-    : api_(api), comm_(comm), view_(view), remote_(view.members.size()), pool_pass_(std::move(pool_pass)),
+    : api_(api), comm_(comm), view_(view), remote_(view.members.size()), pool_verdict_(std::move(pool_verdict)),
       pool_total_(std::move(pool_total)) {}
 
-// Finished steps as the pool judged them: the pool's total, its vote (every host passed), and when
-// it failed the first failing host's reason, named by host (as core::pool_verdict words it; from
-// that host's latest summary, or just its name when the summary did not say yet). Steps the pool
-// has not voted on yet show rank 0's own verdict until it has.
+namespace {
+
+// A finished step as the pool judged it, one rule for the state's finished steps and the
+// step-verdict events (core::LiveStep and core::StepVerdictEvent name these alike).
+template <class Step>
+void take_pool(Step& st, const PoolStepVerdict& p) {
+    st.sessions = p.sessions;
+    st.pass = p.pass;
+    st.fps_median = p.fps_median;
+    st.p95_worst_ms = p.p95_worst_ms;
+    st.reason = p.reason;
+}
+
+}  // namespace
+
+// Finished steps as the pool judged them (SharePlanner's vote). Steps the pool has not voted on
+// yet show rank 0's own verdict, with the pool's total, until it has.
 void PoolLiveHub::pool_steps(core::LiveState& s) const {
     std::vector<core::StepPass> judged;
     for (core::LiveStep& st : s.finished_steps) {
         if (pool_total_)
             if (auto t = pool_total_(st.index)) st.sessions = *t;
-        const std::optional<bool> pass = pool_pass_ ? pool_pass_(st.index) : std::nullopt;
-        if (pass) {
-            const bool own_pass = st.pass;
-            st.pass = *pass;
-            if (*pass) {
-                st.reason.clear();
-            } else if (!own_pass) {
-                st.reason = view_.members[0].host + ": " + (st.reason.empty() ? "failed" : st.reason);
-            } else {
-                st.reason = "a host failed the step";
-                for (size_t k = 1; k < view_.members.size(); ++k) {
-                    const PoolMember& m = view_.members[k];
-                    if (m.lost) {
-                        st.reason = m.host + ": lost";
-                        break;
-                    }
-                    const auto& r = remote_[k].state;
-                    const core::LiveStep* x = nullptr;
-                    if (r)
-                        for (const auto& y : r->finished_steps)
-                            if (y.index == st.index) x = &y;
-                    if (x && !x->pass) {
-                        st.reason = m.host + ": " + (x->reason.empty() ? "failed" : x->reason);
-                        break;
-                    }
-                }
-            }
-        }
+        if (pool_verdict_)
+            if (auto p = pool_verdict_(st.index)) take_pool(st, *p);
         judged.push_back({st.sessions, st.pass});
     }
-    if (pool_pass_) s.max_density_so_far = core::max_density(judged).sessions;
+    if (pool_verdict_) s.max_density_so_far = core::max_density(judged).sessions;
 }
 
 PoolLiveHub::~PoolLiveHub() = default;
@@ -177,7 +164,22 @@ void PoolLiveHub::drain_all(int64_t deadline_ns) {
 }
 
 void PoolLiveHub::event(const core::RunEvent& e) {
+    if (pool_verdict_) {
+        if (const auto* v = std::get_if<core::StepVerdictEvent>(&e)) {
+            held_ = *v;
+            return;
+        }
+        held_.reset();  // the run went on without a vote on it: stopped during the vote
+    }
     if (api_) api_->event(e);
+}
+
+void PoolLiveHub::voted(size_t index) {
+    if (!held_ || held_->step != index + 1) return;
+    core::StepVerdictEvent v = *held_;
+    held_.reset();
+    if (auto p = pool_verdict_(index)) take_pool(v, *p);
+    if (api_) api_->event(v);
 }
 
 void PoolLiveHub::finished() {

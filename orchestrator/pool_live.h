@@ -29,16 +29,19 @@ std::string live_summary(const core::LiveState& s);
 // other hosts' latest summaries, read from MPI on the run's event loop (MPI_THREAD_FUNNELED).
 class PoolLiveHub final : public LiveObserver, public LiveSource {
 public:
-    // `pool_pass`, `pool_total`: the pool's vote and total of a step (SharePlanner), so the
-    // finished steps served are the pool's, not rank 0's own.
+    // `pool_verdict`, `pool_total`: the pool's verdict and total of a step (SharePlanner), so the
+    // finished steps served and the step-verdict events sent are the pool's, not rank 0's own.
     PoolLiveHub(LiveObserver* api, PoolComm& comm, const PoolView& view,
-                std::function<std::optional<bool>(size_t)> pool_pass = {},
+                std::function<std::optional<PoolStepVerdict>(size_t)> pool_verdict = {},
                 std::function<std::optional<uint32_t>(size_t)> pool_total = {});
     ~PoolLiveHub() override;
 
     void started(boost::asio::io_context& io, LiveSource& source) override;
+    // A step-verdict event is held until the pool voted on its step (voted()), then sent as the
+    // pool's; one the pool never voted on (the run stopped during the vote) is not sent.
     void event(const core::RunEvent& e) override;
     void finished() override;
+    void voted(size_t index);  // SharePlanner::on_voted
 
     core::LiveState live_state() override;
     std::vector<core::LiveFrame> live_frames(uint32_t session, uint64_t since, size_t max) override;
@@ -60,8 +63,9 @@ private:
     };
     void complete(size_t rank);
     void pool_steps(core::LiveState& s) const;
-    std::function<std::optional<bool>(size_t)> pool_pass_;
+    std::function<std::optional<PoolStepVerdict>(size_t)> pool_verdict_;
     std::function<std::optional<uint32_t>(size_t)> pool_total_;
+    std::optional<core::StepVerdictEvent> held_;  // rank 0's own, until the pool's is in
     void tick();
 
     LiveObserver* api_;

@@ -99,8 +99,9 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
     info.host_lost = [&view] { return view.any_lost(); };
     info.step_hosts = [&planner](size_t index) { return planner.step_hosts(index); };
 
-    PoolLiveHub hub(api.get(), comm, view, [&planner](size_t i) { return planner.step_pool_pass(i); },
+    PoolLiveHub hub(api.get(), comm, view, [&planner](size_t i) { return planner.step_pool_verdict(i); },
                     [&planner](size_t i) { return planner.step_total(i); });
+    if (rank == 0) planner.on_voted([&hub](size_t i) { hub.voted(i); });
     PoolLiveRelay relay(comm);
 
     RunOptions o;

@@ -76,11 +76,21 @@ void set_join_source(RunOptions& o, const core::Plan& plan, const std::string& a
     };
 }
 
+std::vector<std::string> split_args(const std::string& s) {
+    std::vector<std::string> out;
+    for (size_t at = s.find_first_not_of(' '); at != std::string::npos; at = s.find_first_not_of(' ', at)) {
+        const size_t end = s.find(' ', at);
+        out.push_back(s.substr(at, end == std::string::npos ? std::string::npos : end - at));
+        at = end;
+    }
+    return out;
+}
+
 }  // namespace
 
 void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter demo_report) {
     struct RunArgs {
-        std::string plan, host_name;
+        std::string plan, host_name, session_args;
         std::string accept = "127.0.0.1:7879", token_file;
         PoolCliArgs pool{.listen = default_listen};  // db, quiet, json, live API (a pool rank takes them as is)
     };
@@ -99,9 +109,14 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                     "0.0.0.0 for every interface)")
         ->capture_default_str();
     cmd->add_option("--token-file", a->token_file, "Join mode: file holding the run's token (required; never sent)");
+    cmd->add_option("--session-args", a->session_args,
+                    "Extra arguments for every session this host starts, split at spaces (see seatmark session "
+                    "--help), e.g. '--synthetic-fps 60' for sessions without Vulkan; under mpirun each rank may "
+                    "have its own (mpirun -np 1 seatmark run ... : -np 1 seatmark run ... --session-args ...)");
     cmd->footer(
         "Example:\n"
         "  seatmark run workloads/plans/example.toml --db host42.db\n"
+        "  seatmark run workloads/plans/example.toml --db synthetic.db --session-args '--synthetic-fps 60'   (no Vulkan)\n"
         "A pool of hosts, one rank per host (each writes DB-stem.HOST.db on its disk; rank 0 merges them into --db):\n"
         "  mpirun -np 4 --map-by ppr:1:node seatmark run pool.toml --db pool.db\n"
         "  srun -N 4 --ntasks-per-node=1 seatmark run pool.toml --db pool.db\n"
@@ -126,6 +141,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                                      "under mpirun spawns its sessions on every rank");
                 PoolArgs pa{a->pool};
                 pa.host_name = a->host_name;
+                pa.extra_session_args = split_args(a->session_args);
                 return run_pool_rank(plan, pa);
             }
             if (!a->host_name.empty())
@@ -133,6 +149,9 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
             RunOptions o;
             o.db_path = a->pool.db;
             o.quiet = a->pool.quiet;
+            o.extra_session_args = split_args(a->session_args);
+            if (!o.extra_session_args.empty() && plan.sessions == core::SessionsMode::join)
+                throw InputError("--session-args is for sessions this host starts; joined sessions take their own");
             set_join_source(o, plan, a->accept, a->token_file, cmd->count("--accept") > 0);
             auto api = start_live_api(plan, a->pool.listen, a->pool.token);
             o.live = api.get();

@@ -247,6 +247,11 @@ void StepMachine::end_step() {
     hooks_.step_judged(done_.back(), planner_.planned_steps());
     if (halted_) return;
     auto next = planner_.next(done_);
+    if (halted_) return;
+    if (!next && planner_.interrupted()) {
+        phase_ = Phase::over;  // the controller's signal handler stops the run (aborted, with its cause)
+        return;
+    }
     if (!next) {
         phase_ = Phase::over;
         hooks_.run_over(true, "");

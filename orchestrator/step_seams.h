@@ -126,6 +126,9 @@ public:
     // The run's max density when the planner decides it (an adaptive search's steps are not in
     // ramp order, so core::max_density over them would not be the answer); nullopt: the ramp rule.
     virtual std::optional<core::MaxDensity> answer() const { return std::nullopt; }
+    // True when next() returned nullopt because SIGINT / SIGTERM cut its wait short (a pool's
+    // vote): the run's own signal handling ends the run, not the planner.
+    virtual bool interrupted() const { return false; }
 };
 
 // Today's ramp: the plan's list of counts, `repeats` windows each, stopping after the last step

@@ -1,12 +1,13 @@
 // Rank 0 of a real 2-rank mpirun serves the live API for the whole pool: hosts[] with each
 // host's rank, status and clock offset, and the other host's sessions (with their host) from the
-// summaries it sends over MPI.
+// summaries it sends over MPI; finished steps and step-verdict events are the pool's.
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "tests/orchestrator/http_test_client.h"
 #include "tests/support/mpi_pool.h"
@@ -32,6 +33,9 @@ TEST_CASE("pool: rank 0 serves the live API for the whole pool, hosts and every 
     uint16_t port = 0;
     REQUIRE(wait_until(60, [&] { return (port = port_in(err())) != 0; }));
     CHECK(err().find("live API for the whole pool") != std::string::npos);
+    // The event stream from the start; it ends when the run does.
+    std::string stream;
+    std::thread reader([&] { stream = http_exchange(port, "GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n", 120); });
     nlohmann::json state;
     bool both = false;
     wait_until(90, [&] {
@@ -75,9 +79,24 @@ TEST_CASE("pool: rank 0 serves the live API for the whole pool, hosts and every 
     CHECK(steps[0]["step"] == 1);
     CHECK(steps[0]["sessions"] == 2);
     auto r = mpirun.wait(90);
+    reader.join();
     INFO(r.err);
     CHECK(r.exit_code == 0);
-    const bool stored_pass = scalar(t.file("pool.db"), "SELECT pass FROM verdicts WHERE host = '' AND step_idx = 0 AND repeat = -1") == 1;
-    CHECK(steps[0]["pass"].get<bool>() == stored_pass);
-    if (!stored_pass) CHECK(steps[0]["reason"].get<std::string>().rfind("h", 0) == 0);  // names the host: "h0: ..." or "h1: ..."
+    // Every step's step-verdict event is the pool's too, sent once the pool voted: the pool's
+    // total and the merged file's pool row.
+    const auto verdicts = sse_data(stream, "step-verdict");
+    INFO(stream);
+    REQUIRE(verdicts.size() == 2);
+    for (size_t i = 0; i < 2; ++i) {
+        CAPTURE(i);
+        const auto e = nlohmann::json::parse(verdicts[i])["data"];
+        const std::string where = " FROM verdicts WHERE host = '' AND repeat = -1 AND step_idx = " + std::to_string(i);
+        CHECK(e["step"] == i + 1);
+        CHECK(e["sessions"] == scalar(t.file("pool.db"), "SELECT sessions" + where));
+        CHECK(e["sessions"] == 2 * (i + 1));  // rank 0's own share was half of it
+        const bool pass = scalar(t.file("pool.db"), "SELECT pass" + where) == 1;
+        CHECK(e["pass"].get<bool>() == pass);
+        if (i == 0) CHECK(steps[0]["pass"].get<bool>() == pass);
+        if (!pass) CHECK(e["reason"].get<std::string>().rfind("h", 0) == 0);  // names the host: "h0: ..." or "h1: ..."
+    }
 }

@@ -106,6 +106,17 @@ inline uint16_t port_in(const std::string& text) {
     return static_cast<uint16_t>(std::atoi(text.c_str() + p + 17));
 }
 
+// The data lines of every `kind` event in a server-sent event stream, in order.
+inline std::vector<std::string> sse_data(const std::string& stream, const std::string& kind) {
+    std::vector<std::string> out;
+    const std::string head = "\nevent: " + kind + "\ndata: ";
+    for (size_t p = stream.find(head); p != std::string::npos; p = stream.find(head, p + 1)) {
+        const size_t at = p + head.size();
+        out.push_back(stream.substr(at, stream.find('\n', at) - at));
+    }
+    return out;
+}
+
 struct PromSample {
     std::string name;
     std::map<std::string, std::string> labels;
