@@ -200,7 +200,7 @@ TEST_CASE("a session killed during start-up, before its HELLO, is a crash with n
             if (s.pid > 0) victim = s.pid;
         return victim > 0;
     }));
-    ::kill(pid_t(victim), SIGKILL);
+    signal_process(victim, SIGKILL);
     auto r = run.wait(120);
     INFO(r.out << r.err);
     CHECK(r.exit_code == 0);

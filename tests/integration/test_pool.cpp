@@ -114,9 +114,9 @@ TEST_CASE("pool: a rank stopped mid-run is lost, the survivor ends degraded, eve
             return false;
         }
     }));
-    ::kill(rank1, SIGSTOP);
+    signal_process(rank1, SIGSTOP);
     auto r = mpirun.wait(90);
-    ::kill(rank1, SIGKILL);
+    signal_process(rank1, SIGKILL);
     INFO(r.err);
     CHECK_FALSE(r.timed_out);
     CHECK(r.err.find("lost") != std::string::npos);

@@ -59,7 +59,7 @@ TEST_CASE("pool: a rank killed outright ends the job, the survivor records why, 
             return false;
         }
     }));
-    ::kill(rank1, SIGKILL);
+    signal_process(rank1, SIGKILL);
     auto r = mpirun.wait(60);
     INFO(r.err);
     CHECK_FALSE(r.timed_out);

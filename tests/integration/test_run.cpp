@@ -158,7 +158,7 @@ TEST_CASE("kill -9 of a session mid-step is recorded as a crash and the run fini
             return false;
         }
     }));
-    kill(static_cast<pid_t>(victim), SIGKILL);
+    signal_process(victim, SIGKILL);
     auto r = run.wait(240);
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
@@ -197,7 +197,7 @@ TEST_CASE("a stopped (SIGSTOP) session is recorded as hung within the heartbeat 
         return victim > 0;
     }));
     const int64_t stopped_ns = now_ns();  // CLOCK_MONOTONIC, the clock of the database's *_ns
-    kill(static_cast<pid_t>(victim), SIGSTOP);
+    signal_process(victim, SIGSTOP);
     auto r = run.wait(240);
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
@@ -335,7 +335,7 @@ TEST_CASE("a second Ctrl-C kills sessions that do not stop, at once") {
             if (s.pid > 0 && !s.device.device_name.empty()) victim = s.pid;
         return victim > 0;
     }));
-    kill(static_cast<pid_t>(victim), SIGSTOP);  // it cannot act on the SIGTERM the first Ctrl-C sends
+    signal_process(victim, SIGSTOP);  // it cannot act on the SIGTERM the first Ctrl-C sends
     run.signal(SIGINT);
     // The first Ctrl-C taken (it says so), and the run still waiting for the stopped session
     // (up to its 15 s grace).

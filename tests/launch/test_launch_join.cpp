@@ -184,7 +184,7 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
         CHECK(wait_until(20, [&] {
             return poll(db, "SELECT count(*) FROM events WHERE kind = 'logon-fault' AND detail LIKE '%via launcher lab-p%: cut:%'") == "1";
         }));
-        ::kill(RdpHost::session_pid_of(u1.name), SIGKILL);
+        signal_process(RdpHost::session_pid_of(u1.name), SIGKILL);
 
         const auto rr = run.wait(90);
         const auto ra = la.wait(40), rp = lp.wait(40), rb = lb.wait(40);

@@ -195,7 +195,7 @@ TEST_CASE("launch: faults recorded with their reasons while other sessions go on
         return proxy.bytes_to_client() - b1 >= 256 * 1024 && direct.bytes_to_client() - b2 >= 256 * 1024;
     }));
     proxy.cut();                                              // the network goes away under u1
-    ::kill(RdpHost::session_pid_of(u2.name), SIGKILL);        // u2's desktop dies inside the session
+    signal_process(RdpHost::session_pid_of(u2.name), SIGKILL);  // u2's desktop dies inside the session
 
     const auto rc = cut.wait(30), rk = killed.wait(30), rw = wrong.wait(40);
     INFO(rc.out << rc.err << rk.out << rk.err << rw.out << rw.err);

@@ -95,7 +95,7 @@ TEST_CASE("stored and recomputed verdicts agree: a session killed inside a measu
         }
     }));
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // inside the 3 s window
-    kill(static_cast<pid_t>(victim), SIGKILL);
+    signal_process(victim, SIGKILL);
     auto r = run.wait(240);
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);

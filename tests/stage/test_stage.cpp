@@ -345,7 +345,7 @@ TEST_CASE("a rank killed mid-transfer leaves no partial copy under a final name,
     // Rank 1's temporary file names its process: kill that one, 20 ms into its transfer.
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     REQUIRE_MESSAGE(!fs::exists(t.path + "/x/1/big.bin"), "the transfer ended before the kill; the file is too small for this machine");
-    REQUIRE(::kill(pid_of_temp(temp), SIGKILL) == 0);
+    REQUIRE(signal_process(pid_of_temp(temp), SIGKILL) == 0);
     auto r = tr.run->wait(60);
     INFO(r.err);
     REQUIRE_FALSE(r.timed_out);

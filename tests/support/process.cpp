@@ -172,6 +172,13 @@ ProcessResult BackgroundProcess::wait(double timeout_s) {
 
 std::string BackgroundProcess::err_so_far() const { return read_file(err_path_); }
 
+int signal_process(int64_t pid, int sig) {
+    if (pid <= 1)
+        throw std::logic_error("no process to signal (pid " + std::to_string(pid) + "): kill(" + std::to_string(pid) +
+                               ") would signal " + (pid == 0 ? "this test's process group" : "every process on the machine"));
+    return ::kill(pid_t(pid), sig);
+}
+
 bool wait_until(double timeout_s, const std::function<bool()>& cond) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     while (std::chrono::steady_clock::now() < deadline) {

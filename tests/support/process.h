@@ -42,6 +42,11 @@ private:
 // Polls `cond` every 100 ms until it holds or timeout_s passes; returns whether it held.
 bool wait_until(double timeout_s, const std::function<bool()>& cond);
 
+// kill(pid, sig) for a process a test looked up (in a database, /proc, a file name). Throws, failing
+// the test, for pid <= 1: kill() reads -1 as "every process I may signal" (as root: the whole
+// machine, ctest included) and 0 as "my process group". Returns kill()'s result.
+int signal_process(int64_t pid, int sig);
+
 // argv for the built seatmark binary followed by args.
 std::vector<std::string> seatmark_argv(std::vector<std::string> args);
 
