@@ -147,15 +147,15 @@ TEST_CASE("pool: a signal while a rank waits in the vote between steps ends ever
     REQUIRE(wait_until(60, [&] { return maybe(h1, "SELECT count(*) FROM steps WHERE idx = 0") == 1; }));
     const int64_t session = maybe(h1, "SELECT pid FROM sessions ORDER BY id LIMIT 1");
     REQUIRE(session > 0);
-    REQUIRE(::kill(static_cast<pid_t>(session), SIGSTOP) == 0);
+    REQUIRE(signal_process(session, SIGSTOP) == 0);
     const std::string pooled = "SELECT count(*) FROM verdicts WHERE step_idx = 0 AND repeat = -1";
     REQUIRE(wait_until(30, [&] { return maybe(h0, pooled) == 1; }));  // h0 judged: it is in the vote
     CHECK(maybe(h1, pooled) == 0);                                       // h1 has not voted
     const int rank0 = rank_pid(plan, 0), rank1 = rank_pid(plan, 1);
     REQUIRE(rank0 > 0);
     REQUIRE(rank1 > 0);
-    ::kill(rank0, SIGINT);  // Ctrl-C on the rank in the vote
-    ::kill(rank1, SIGTERM);
+    signal_process(rank0, SIGINT);  // Ctrl-C on the rank in the vote
+    signal_process(rank1, SIGTERM);
     auto r = mpirun.wait(60);
     INFO(r.err);
     CHECK_FALSE(r.timed_out);
