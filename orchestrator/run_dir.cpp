@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +45,18 @@ bool owner_alive(const std::string& owner_text) {
 }
 
 }  // namespace
+
+std::string run_dir_parent() {
+    const char* env = std::getenv("TMPDIR");
+    if (!env || env[0] != '/') return "/tmp";
+    std::string dir = env;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    constexpr size_t sun_path_max = 107;  // sockaddr_un's 108 bytes, less the terminating NUL
+    const size_t socket_path = dir.size() + std::string("/seatmark-run-XXXXXX/telemetry.sock").size();
+    std::error_code ec;
+    if (socket_path > sun_path_max || !std::filesystem::is_directory(dir, ec)) return "/tmp";
+    return dir;
+}
 
 std::string make_private_run_dir(const std::string& parent) {
     removed_last = 0;

@@ -65,11 +65,11 @@ bool gone(int64_t pid) {
     return read_file("/proc/" + std::to_string(pid) + "/stat").find(") Z") != std::string::npos;
 }
 
-// The run folders (/tmp/seatmark-run-*) whose owner file names this pid.
-std::vector<std::string> run_dirs_of(int pid) {
+// The run folders (PARENT/seatmark-run-*) whose owner file names this pid.
+std::vector<std::string> run_dirs_of(int pid, const std::string& parent = "/tmp") {
     std::vector<std::string> out;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator("/tmp", ec)) {
+    for (const auto& e : fs::directory_iterator(parent, ec)) {
         if (e.path().filename().string().rfind("seatmark-run-", 0) != 0) continue;
         std::ifstream owner(e.path() / "owner");
         long long p = 0;
@@ -80,7 +80,11 @@ std::vector<std::string> run_dirs_of(int pid) {
 
 // What must hold after any fault. `owner_killed`: the orchestrator died by SIGKILL, so its
 // folder stays (for the next run to remove) and sessions may still be ending on their own.
-void survivors_hold(const std::string& db_path, int orchestrator_pid, bool owner_killed) {
+// `run_parent`: where the run made its folder. A killed run's folder is removed by the next run
+// started in the same parent, so tests that kill the orchestrator give it a TMPDIR of its own:
+// in /tmp, any run of a test running in parallel would sweep it.
+void survivors_hold(const std::string& db_path, int orchestrator_pid, bool owner_killed,
+                    const std::string& run_parent = "/tmp") {
     store::StoreReader db(db_path);
     CHECK(db.integrity_ok());
     uint64_t stored = 0;
@@ -100,7 +104,7 @@ void survivors_hold(const std::string& db_path, int orchestrator_pid, bool owner
         CHECK(wait_until(30, [&] { return gone(s.pid); }));  // no session left behind
     }
     CHECK(stored == db.frame_count());
-    CHECK(run_dirs_of(orchestrator_pid).size() == (owner_killed ? 1u : 0u));
+    CHECK(run_dirs_of(orchestrator_pid, run_parent).size() == (owner_killed ? 1u : 0u));
 }
 
 // A dup of another process's connected Unix socket whose peer path is `peer` (pidfd_getfd).
@@ -264,7 +268,8 @@ TEST_CASE("the orchestrator stopped (SIGSTOP) for 2 s mid-window resumes: nothin
 TEST_CASE("the orchestrator killed (SIGKILL) while sessions settle: consistent database, sessions end, the next run removes its folder") {
     TempDir dir;
     write_file(dir.file("plan.toml"), plan_text("1", "10s", "20s"));
-    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+    const std::vector<std::string> own_tmp = {"TMPDIR=" + dir.path};
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}), own_tmp);
     REQUIRE(wait_until(60, [&] {
         auto s = sessions_of(dir.file("run.db"));
         return !s.empty() && !s[0].device.device_name.empty();
@@ -272,13 +277,14 @@ TEST_CASE("the orchestrator killed (SIGKILL) while sessions settle: consistent d
     const int killed = run.pid();
     run.signal(SIGKILL);
     run.wait(30);
-    survivors_hold(dir.file("run.db"), killed, true);
+    survivors_hold(dir.file("run.db"), killed, true, dir.path);
     CHECK(store::StoreReader(dir.file("run.db")).effective_status() == store::RunStatus::crashed);
     // The next run (a short one) clears the dead run's folder.
     write_file(dir.file("plan2.toml"), plan_text("1", "1s"));
-    auto next = run_process(seatmark_argv({"run", dir.file("plan2.toml"), "--db", dir.file("next.db"), "--quiet"}), 120);
+    auto next = run_process(seatmark_argv({"run", dir.file("plan2.toml"), "--db", dir.file("next.db"), "--quiet"}), 120, own_tmp);
     INFO(next.out << next.err);
-    CHECK(run_dirs_of(killed).empty());
+    CHECK(next.exit_code == 0);
+    CHECK(run_dirs_of(killed, dir.path).empty());
 }
 
 namespace {
@@ -307,7 +313,8 @@ TEST_CASE("the live API's run killed mid-watch, and a connection cut: the monito
     write_file(dir.file("plan.toml"), plan_text("1", "60s"));
     const int port = free_port();
     BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet", "--listen",
-                                         "127.0.0.1:" + std::to_string(port)}));
+                                         "127.0.0.1:" + std::to_string(port)}),
+                          {"TMPDIR=" + dir.path});  // its folder must outlive the kill (survivors_hold)
     auto proxy = std::make_unique<TcpProxy>(port);
     monitor::LiveApiSource direct(watch(port)), through(watch(proxy->port()));
     auto live_with_session = [](monitor::LiveApiSource& w) {
@@ -337,5 +344,5 @@ TEST_CASE("the live API's run killed mid-watch, and a connection cut: the monito
     CHECK(last->state.status == "running");  // as last seen: nobody said it ended
     CHECK(last->state.alive >= 1);
     CHECK(last->link_note.find("retrying") != std::string::npos);
-    survivors_hold(dir.file("run.db"), killed, true);
+    survivors_hold(dir.file("run.db"), killed, true, dir.path);
 }

@@ -73,3 +73,28 @@ TEST_CASE("a new run removes the socket folders of killed runs and keeps live an
     CHECK(orchestrator::stale_run_dirs_removed() == 0);
     fs::remove_all(second);
 }
+
+TEST_CASE("run folders live in TMPDIR when it is a usable folder, else in /tmp") {
+    TempDir t;
+    const char* was = std::getenv("TMPDIR");
+    const std::string saved = was ? was : "";
+    auto parent_with = [](const char* v) {
+        if (v) ::setenv("TMPDIR", v, 1);
+        else ::unsetenv("TMPDIR");
+        return orchestrator::run_dir_parent();
+    };
+    CHECK(parent_with(nullptr) == "/tmp");
+    CHECK(parent_with(t.path.c_str()) == t.path);
+    CHECK(parent_with((t.path + "/").c_str()) == t.path);             // a trailing slash is the same folder
+    CHECK(parent_with("relative/dir") == "/tmp");                       // not absolute: not ours to guess
+    CHECK(parent_with(t.file("missing").c_str()) == "/tmp");            // no such folder
+    const std::string deep = t.path + "/" + std::string(80, 'd');       // the socket path would not fit
+    fs::create_directories(deep);
+    CHECK(parent_with(deep.c_str()) == "/tmp");
+    // A run started with TMPDIR set makes its folder there.
+    parent_with(t.path.c_str());
+    const std::string mine = orchestrator::make_private_run_dir();
+    CHECK(fs::path(mine).parent_path() == fs::path(t.path));
+    fs::remove_all(mine);
+    parent_with(was ? saved.c_str() : nullptr);
+}
