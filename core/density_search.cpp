@@ -19,10 +19,11 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0) {
     return buf;
 }
 
-// The latest decision per count: a re-measure replaces what it re-measured.
-std::map<uint32_t, ProbeState> standing(const std::vector<Probe>& probes) {
-    std::map<uint32_t, ProbeState> m;
-    for (const auto& p : probes) m[p.sessions] = p.decision.state;
+// The latest decision per count: a re-measure replaces what it re-measured. True: the count
+// passes, or is undecided with its estimate at or under the bound (passes_by_estimate).
+std::map<uint32_t, bool> standing(const std::vector<Probe>& probes) {
+    std::map<uint32_t, bool> m;
+    for (const auto& p : probes) m[p.sessions] = passes_by_estimate(p.decision);
     return m;
 }
 
@@ -31,16 +32,20 @@ struct Bracket {
     std::optional<uint32_t> hi;    // lowest count that did not pass
 };
 
-Bracket bracket(const std::map<uint32_t, ProbeState>& m) {
+Bracket bracket(const std::map<uint32_t, bool>& m) {
     Bracket b;
-    for (const auto& [n, s] : m) {
-        if (s == ProbeState::pass && !b.hi) b.lo = n;
-        if (s != ProbeState::pass && !b.hi) b.hi = n;
+    for (const auto& [n, pass] : m) {
+        if (pass && !b.hi) b.lo = n;
+        if (!pass && !b.hi) b.hi = n;
     }
     return b;
 }
 
 }  // namespace
+
+bool passes_by_estimate(const ProbeDecision& d) {
+    return d.state == ProbeState::pass || (d.state == ProbeState::undecided && d.windows > 0 && d.mean <= 1);
+}
 
 const char* to_string(ProbeState s) {
     switch (s) {
@@ -149,10 +154,10 @@ void DensitySearch::plan_next() {
         for (const auto& p : probes_) k += p.sessions == n;
         return k;
     };
-    if (last.decision.state == ProbeState::pass) {
-        for (const auto& [n, s] : m) {
+    if (passes_by_estimate(last.decision)) {
+        for (const auto& [n, pass] : m) {
             if (n > last.sessions) break;
-            if (s == ProbeState::pass) continue;
+            if (pass) continue;
             if (measured(last.sessions) < 2) {
                 next_ = last.sessions;
                 next_why_ = "re-measure: pass at " + std::to_string(last.sessions) + " above the fail at " + std::to_string(n);
@@ -196,6 +201,17 @@ SearchAnswer DensitySearch::answer() const {
         if (p.sessions == b.lo && b.lo > 0) a.step = p.step;
     a.reached_max = !b.hi && b.lo >= c_.max;
     a.within_resolution = a.reached_max || (b.hi && *b.hi - std::max(b.lo, c_.min - 1) <= c_.resolution);
+    // The undecided counts that still stand (the latest probe of each), with their estimates.
+    std::map<uint32_t, const Probe*> latest;
+    for (const auto& p : probes_) latest[p.sessions] = &p;
+    std::string undecided;
+    for (const auto& [n, p] : latest) {
+        if (p->decision.state != ProbeState::undecided) continue;
+        a.undecided.push_back(n);
+        undecided += (undecided.empty() ? "" : ", ") + std::to_string(n) +
+                     fmt(" (SLA load %.3f, 95 %% CI %.3f-%.3f: ", p->decision.mean, p->decision.lo, p->decision.hi) +
+                     (passes_by_estimate(p->decision) ? "a pass" : "a fail") + ")";
+    }
     const std::string probes = std::to_string(probes_.size()) + (probes_.size() == 1 ? " probe" : " probes");
     if (a.reached_max)
         a.text = "at least " + std::to_string(b.lo) + " sessions: the search's max passed (" + probes + ")";
@@ -209,6 +225,9 @@ SearchAnswer DensitySearch::answer() const {
                                             (c_.resolution == 1 ? " session" : " sessions")
                                       : "; not narrowed to the resolution (the run ended first)") +
                  " in " + probes;
+    if (!undecided.empty())
+        a.text += "; undecided after the plan's most windows, each taken by its estimate (the bound lies within the "
+                  "measurement's noise there): " + undecided;
     return a;
 }
 

@@ -11,7 +11,11 @@
 // latency p95, stutter), so 1.0 is "at the bound" and above it breaks the SLA. After at least
 // `min_repeats` windows the 95 % Student-t interval of the windows' mean load decides: entirely at
 // or below 1: pass; entirely above: fail; else another window, up to `max_repeats`, then
-// "undecided" (said so, and treated as not passing). A window that failed for a reason the figures
+// "undecided", said so in the probe and in the answer. The search then takes an undecided probe by
+// its estimate (the mean load at or under 1: the pass side; passes_by_estimate), as a linear ramp
+// takes every step: its interval says the bound lies within the measurement's noise of that
+// count, and calling it a fail would put the answer below a count whose figure met the SLA (in
+// bench_adaptive the answer fell 3 below the ramp's that way). A window that failed for a reason the figures
 // do not carry (failed sessions beyond the allowance, the GPU memory bound, fewer sessions than the
 // target, a session without frames) decides a fail at once.
 //
@@ -51,6 +55,10 @@ struct ProbeDecision {
     std::string detail;               // "SLA load 0.82 (95 % CI 0.78-0.86) <= 1 over 2 windows: pass"
 };
 
+// Which side of the bound the search takes a probe on: a pass, or undecided with its mean load
+// at or under 1.
+bool passes_by_estimate(const ProbeDecision& d);
+
 ProbeDecision decide_probe(std::span<const StepVerdict> windows,
                            const std::function<const Sla&(const std::string&)>& sla_for, uint32_t min_repeats,
                            uint32_t max_repeats);
@@ -70,7 +78,8 @@ struct Probe {
 struct SearchAnswer {
     uint32_t max_density = 0;          // highest passing count with no standing fail at or below it; 0: none
     std::optional<size_t> step;        // the step it was measured in
-    std::optional<uint32_t> lowest_fail;  // lowest count that did not pass (fail or undecided)
+    std::optional<uint32_t> lowest_fail;  // lowest count that did not pass (fail, or undecided above the bound)
+    std::vector<uint32_t> undecided;   // counts whose standing probe is undecided (taken by their estimate)
     bool within_resolution = false;    // the gap to it is at most the resolution, or max passed
     bool reached_max = false;          // max itself passed: the answer is "at least max"
     std::string text;                  // the answer in words

@@ -94,25 +94,47 @@ TEST_CASE("adaptive planner: probes far from the bound take the plan's 2 windows
     CHECK(judged9 == 4);
 }
 
-TEST_CASE("adaptive planner: a probe that straddles the bound to max_repeats is undecided, and not a pass") {
-    // At 5 sessions the windows alternate 38 and 42 ms about the 40 ms bound: never settled.
-    AdaptiveRig a(adaptive_plan(16, 4), [](uint32_t n, uint32_t r) { return n < 5 ? 20.0 : n == 5 ? (r % 2 ? 42.0 : 38.0) : 60.0; });
-    a.run();
-    REQUIRE(a.rig.hooks.run_ok.has_value());
-    const auto& probes = a.planner().search().probes();
+// The windows at 5 sessions alternate `low` and `high` about the 40 ms bound: never settled.
+struct Straddle {
+    AdaptiveRig a;
     const core::Probe* p5 = nullptr;
-    for (const auto& p : probes)
-        if (p.sessions == 5) p5 = &p;
-    REQUIRE(p5 != nullptr);
-    CHECK(p5->decision.state == core::ProbeState::undecided);
-    CHECK(p5->decision.windows == 4);  // max_repeats: no more
-    CHECK(p5->decision.lo < 1.0);
-    CHECK(p5->decision.hi > 1.0);
-    CHECK(p5->decision.detail.find("max_repeats 4") != std::string::npos);
-    CHECK(a.planner().answer()->sessions == 4);
-    CHECK(a.planner().search().answer().lowest_fail == 5u);
-    // Clear fails above it took the plan's two windows only.
-    CHECK(a.windows_at.at(8) == std::vector<int>{2});
+    Straddle(double low, double high)
+        : a(adaptive_plan(16, 4), [low, high](uint32_t n, uint32_t r) { return n < 5 ? 20.0 : n == 5 ? (r % 2 ? high : low) : 60.0; }) {
+        a.run();
+        REQUIRE(a.rig.hooks.run_ok.has_value());
+        for (const auto& p : a.planner().search().probes())
+            if (p.sessions == 5) p5 = &p;
+        REQUIRE(p5 != nullptr);
+        CHECK(p5->decision.state == core::ProbeState::undecided);
+        CHECK(p5->decision.windows == 4);  // max_repeats: no more
+        CHECK(p5->decision.lo < 1.0);
+        CHECK(p5->decision.hi > 1.0);
+        CHECK(p5->decision.detail.find("max_repeats 4") != std::string::npos);
+        CHECK(a.planner().search().answer().undecided == std::vector<uint32_t>{5});
+        // Clear fails above it took the plan's two windows only.
+        CHECK(a.windows_at.at(8) == std::vector<int>{2});
+    }
+};
+
+TEST_CASE("adaptive planner: a probe that straddles the bound to max_repeats is undecided, taken by its estimate") {
+    SUBCASE("its mean above the bound (38, 46 ms): not a pass") {
+        Straddle s(38, 46);
+        CHECK(s.p5->decision.mean > 1.0);
+        CHECK(s.a.planner().answer()->sessions == 4);
+        CHECK(s.a.planner().search().answer().lowest_fail == 5u);
+        CHECK(s.a.planner().search().answer().text.find("5 (SLA load 1.050") != std::string::npos);
+    }
+    SUBCASE("its mean under the bound (36, 42 ms): the answer, said to be within the noise") {
+        // Before, an undecided probe was never a pass: the answer was 4 whatever its mean.
+        Straddle s(36, 42);
+        CHECK(s.p5->decision.mean < 1.0);
+        CHECK(s.a.planner().answer()->sessions == 5);
+        CHECK(s.a.planner().search().answer().lowest_fail == 6u);
+        const std::string text = s.a.planner().search().answer().text;
+        CHECK(text.find("each taken by its estimate") != std::string::npos);
+        CHECK(text.find("5 (SLA load 0.975") != std::string::npos);
+        CHECK(text.find("a pass)") != std::string::npos);
+    }
 }
 
 TEST_CASE("adaptive planner: a window with a failed session ends the probe as a fail without more windows") {
