@@ -19,6 +19,7 @@
 #include "common/self_exe.h"
 #include "common/version.h"
 #include "monitor/monitor_cli.h"
+#include "app/export_cli.h"
 #include "app/merge_cli.h"
 #include "app/probe_cli.h"
 #include "import/pack_cli.h"
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
     seatmark::app::add_probe_command(app, run);
     seatmark::agent::add_agent_command(app, run);
     seatmark::app::add_merge_command(app, run);
+    seatmark::app::add_export_command(app, run);
     seatmark::report::add_report_commands(app, run);
     seatmark::monitor::add_monitor_command(app, run);
     seatmark::stage::add_stage_command(app, run);

@@ -1,8 +1,9 @@
 // How fast the run database takes frames, against SQLite itself in the same run.
 //
-//  (a) peer: raw SQLite, the same frames table (store/schema.cpp), a fresh file with the
+//  (a) peer: raw SQLite, one row per frame in a table with the columns of schema 3's frames
+//      table (schema 4 stores frames in blocks, store/frame_block.h), a fresh file with the
 //      writer's connection settings (WAL, synchronous=NORMAL), one prepared INSERT, all N rows in
-//      one transaction: the textbook fast path for bulk inserts.
+//      one transaction: the textbook fast path for bulk inserts of rows.
 //  (b) StoreWriter::add_frames from 4 producer threads in batches of 64 frames, timed from the
 //      first add_frames until flush() returned and frames_stored() == N (batched commits every
 //      100 ms or 20000 rows, writer thread, queue).
@@ -61,8 +62,13 @@ double raw_sqlite(const std::string& path, const std::vector<FrameRecord>& frame
     Db db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
     configure_writer(db);
     create_schema(db);
+    db.exec("CREATE TABLE frame_rows(session_id INTEGER NOT NULL, seq INTEGER NOT NULL, t_begin_ns INTEGER NOT NULL,"
+            " cpu_ns INTEGER NOT NULL, gpu_ns INTEGER NOT NULL, interval_ns INTEGER NOT NULL, latency_ns INTEGER NOT NULL,"
+            " stretch INTEGER NOT NULL, mode INTEGER NOT NULL, flags INTEGER NOT NULL,"
+            " begin_interval_ns INTEGER NOT NULL DEFAULT -1, t_present_ns INTEGER NOT NULL DEFAULT 0) STRICT",
+            "bench");
     Stmt ins(db,
-             "INSERT INTO frames(session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns,"
+             "INSERT INTO frame_rows(session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns,"
              " stretch, mode, flags) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
              "storing frames");
     auto t0 = Clock::now();
@@ -141,7 +147,7 @@ int main(int argc, char** argv) {
                 "peak queue %llu rows)\n",
                 producers, batch, rb, b, static_cast<unsigned long long>(stored),
                 static_cast<unsigned long long>(max_queue));
-    std::printf("      then finish() (index frames_by_session, WAL checkpoint): %.2f s; file %.0f MB\n", finish_s,
+    std::printf("      then finish() (index frame_blocks_by_session, WAL checkpoint): %.2f s; file %.0f MB\n", finish_s,
                 size_mb(dir + "/store.db"));
     std::printf("  ratio (b)/(a) = %.2f  (goal >= 0.70)\n", rb / ra);
     std::filesystem::remove_all(dir);

@@ -27,6 +27,65 @@ void put(const fs::path& dir, const std::string& name, const std::string& bytes)
     std::ofstream(dir / name, std::ios::binary) << bytes;
 }
 std::string str(const std::vector<uint8_t>& v) { return std::string(v.begin(), v.end()); }
+
+uint64_t le(const std::string& b, size_t at, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= uint64_t(static_cast<unsigned char>(b[at + size_t(i)])) << (8 * i);
+    return v;
+}
+
+// Cuts every frame block of `path` to its first `keep` frames (store/frame_block.h's format).
+void cut_blocks(const fs::path& path, uint32_t keep) {
+    sqlite3* conn = nullptr;
+    sqlite3_stmt* get = nullptr;
+    sqlite3_stmt* set = nullptr;
+    if (sqlite3_open(path.c_str(), &conn) == SQLITE_OK &&
+        sqlite3_prepare_v2(conn, "SELECT rowid, records FROM frame_blocks WHERE frames > ?1", -1, &get, nullptr) == SQLITE_OK &&
+        sqlite3_prepare_v2(conn, "UPDATE frame_blocks SET records = ?2, frames = ?3, last_seq = ?4, t_begin_max_ns = ?5"
+                                 " WHERE rowid = ?1", -1, &set, nullptr) == SQLITE_OK) {
+        sqlite3_exec(conn, "BEGIN", nullptr, nullptr, nullptr);
+        sqlite3_bind_int(get, 1, static_cast<int>(keep));
+        while (sqlite3_step(get) == SQLITE_ROW) {
+            std::string b(static_cast<const char*>(sqlite3_column_blob(get, 1)), static_cast<size_t>(sqlite3_column_bytes(get, 1)));
+            b.resize(8 + 72 * size_t(keep));
+            for (int i = 0; i < 4; ++i) b[4 + size_t(i)] = static_cast<char>(keep >> (8 * i));
+            const size_t last = 8 + 72 * size_t(keep - 1);
+            sqlite3_bind_int64(set, 1, sqlite3_column_int64(get, 0));
+            sqlite3_bind_blob(set, 2, b.data(), static_cast<int>(b.size()), SQLITE_TRANSIENT);
+            sqlite3_bind_int(set, 3, static_cast<int>(keep));
+            sqlite3_bind_int64(set, 4, static_cast<sqlite3_int64>(le(b, last, 8)));
+            sqlite3_bind_int64(set, 5, static_cast<sqlite3_int64>(le(b, last + 8, 8)));
+            sqlite3_step(set);
+            sqlite3_reset(set);
+        }
+        sqlite3_exec(conn, "COMMIT", nullptr, nullptr, nullptr);
+    }
+    sqlite3_finalize(get);
+    sqlite3_finalize(set);
+    sqlite3_close(conn);
+}
+
+// A copy of `from` whose first frame block's records `edit` changed.
+template <class Edit>
+void damaged_block(const fs::path& from, const fs::path& to, Edit edit) {
+    fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+    sqlite3* conn = nullptr;
+    sqlite3_stmt* get = nullptr;
+    sqlite3_stmt* set = nullptr;
+    if (sqlite3_open(to.c_str(), &conn) == SQLITE_OK &&
+        sqlite3_prepare_v2(conn, "SELECT rowid, records FROM frame_blocks ORDER BY rowid LIMIT 1", -1, &get, nullptr) == SQLITE_OK &&
+        sqlite3_step(get) == SQLITE_ROW &&
+        sqlite3_prepare_v2(conn, "UPDATE frame_blocks SET records = ?2 WHERE rowid = ?1", -1, &set, nullptr) == SQLITE_OK) {
+        std::string b(static_cast<const char*>(sqlite3_column_blob(get, 1)), static_cast<size_t>(sqlite3_column_bytes(get, 1)));
+        edit(b);
+        sqlite3_bind_int64(set, 1, sqlite3_column_int64(get, 0));
+        sqlite3_bind_blob(set, 2, b.data(), static_cast<int>(b.size()), SQLITE_TRANSIENT);
+        sqlite3_step(set);
+    }
+    sqlite3_finalize(get);
+    sqlite3_finalize(set);
+    sqlite3_close(conn);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,14 +174,19 @@ int main(int argc, char** argv) {
     const fs::path db = out / "store" / "synthetic.db";
     fs::remove(db);
     test::write_synthetic_db(db.string());
-    // The same run cut to 12 frames a session, in 512-byte pages without WAL: a few KiB, so far more mutations
-    // per second reach the reader's own code rather than SQLite's page checks.
+    // The same run cut to 12 frames a session (the first 12 of its first block), in 512-byte pages without
+    // WAL: a few KiB, so far more mutations per second reach the reader's own code rather than SQLite's page checks.
     const fs::path small = out / "store" / "synthetic-512.db";
     fs::copy_file(db, small, fs::copy_options::overwrite_existing);
     sqlite3* conn = nullptr;
+    cut_blocks(small, 12);
     if (sqlite3_open(small.c_str(), &conn) == SQLITE_OK)
-        sqlite3_exec(conn, "PRAGMA journal_mode=DELETE; DELETE FROM frames WHERE seq >= 12; DELETE FROM samples WHERE rowid % 8 != 0;"
+        sqlite3_exec(conn, "PRAGMA journal_mode=DELETE; DELETE FROM frame_blocks WHERE first_seq >= 12; DELETE FROM samples WHERE rowid % 8 != 0;"
                      " PRAGMA page_size=512; VACUUM;", nullptr, nullptr, nullptr);
     sqlite3_close(conn);
+    // Two damaged frame blocks (the reader names the file, the block and the session): records cut
+    // short, and a format this seatmark does not know.
+    damaged_block(small, out / "store" / "block-short.db", [](std::string& b) { b.resize(b.size() / 2); });
+    damaged_block(small, out / "store" / "block-format.db", [](std::string& b) { b[0] = 7; });
     return 0;
 }

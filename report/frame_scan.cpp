@@ -7,6 +7,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include "common/errors.h"
+#include "store/frame_block.h"
+#include "store/schema.h"
 #include "store/sqlite_handle.h"
 #include "store/store_reader.h"
 
@@ -38,6 +41,26 @@ struct Part {
     std::vector<FrameRecord>* cur = nullptr;
     int cur_id = 0;
     uint64_t since = 0;
+
+    // The array the frames of session `id` go to.
+    std::vector<FrameRecord>& session(int id) {
+        if (!cur || id != cur_id) {
+            auto [it, fresh] = sessions.try_emplace(id);
+            cur = &it->second;
+            cur_id = id;
+            // Reserving the whole session's count in every part only reserves address space:
+            // pages are touched as rows arrive, and the first part's array then takes the rest.
+            if (auto e = expected->find(id); fresh && e != expected->end()) cur->reserve(std::min(e->second, total));
+        }
+        return *cur;
+    }
+    void count(uint64_t n) {
+        since += n;
+        if (since >= 65536) {
+            done->fetch_add(since, std::memory_order_relaxed);
+            since = 0;
+        }
+    }
 };
 
 // The rows are handed to an aggregate SQL function instead of being stepped out as result
@@ -47,26 +70,14 @@ struct Part {
 void collect_row(sqlite3_context* ctx, int, sqlite3_value** v) {
     Part& p = *static_cast<Part*>(sqlite3_user_data(ctx));
     try {
-        const int id = sqlite3_value_int(v[0]);
-        if (!p.cur || id != p.cur_id) {
-            auto [it, fresh] = p.sessions.try_emplace(id);
-            p.cur = &it->second;
-            p.cur_id = id;
-            // Reserving the whole session's count in every part only reserves address space:
-            // pages are touched as rows arrive, and the first part's array then takes the rest.
-            if (auto e = p.expected->find(id); fresh && e != p.expected->end()) p.cur->reserve(std::min(e->second, p.total));
-        }
-        FrameRecord& f = p.cur->emplace_back();
+        FrameRecord& f = p.session(sqlite3_value_int(v[0])).emplace_back();
         f.seq = static_cast<uint64_t>(sqlite3_value_int64(v[1]));
         f.t_begin_ns = sqlite3_value_int64(v[2]);
         f.cpu_ns = sqlite3_value_int64(v[3]);
         f.gpu_ns = sqlite3_value_int64(v[4]);
         f.interval_ns = sqlite3_value_int64(v[5]);
         f.latency_ns = sqlite3_value_int64(v[6]);
-        if (++p.since == 65536) {
-            p.done->fetch_add(p.since, std::memory_order_relaxed);
-            p.since = 0;
-        }
+        p.count(1);
     } catch (const std::bad_alloc&) {
         sqlite3_result_error_nomem(ctx);
     }
@@ -74,13 +85,38 @@ void collect_row(sqlite3_context* ctx, int, sqlite3_value** v) {
 
 void collect_final(sqlite3_context* ctx) { sqlite3_result_null(ctx); }
 
-void scan_range(const std::string& path, int64_t lo, int64_t hi, const std::map<int, uint64_t>& expected,
+// Schema 4: the blocks of rowids [lo, hi], decoded here (no row per frame through SQLite at all).
+void scan_blocks(const Db& db, int64_t lo, int64_t hi, Part& part) {
+    Stmt s(db, "SELECT rowid, session_id, frames, records FROM frame_blocks WHERE rowid >= ?1 AND rowid <= ?2",
+           "reading frames");
+    s.bind_int(1, lo).bind_int(2, hi);
+    while (s.step()) {
+        const int64_t block = s.col_int(0), session = s.col_int(1), n = s.col_int(2);
+        const auto* blob = static_cast<const unsigned char*>(sqlite3_column_blob(s.get(), 3));
+        const auto bytes = static_cast<size_t>(sqlite3_column_bytes(s.get(), 3));
+        std::string bad = sqlite3_column_type(s.get(), 3) == SQLITE_BLOB ? store::check_frame_block(blob, bytes, n)
+                                                                         : std::string("records is not a blob: the file is damaged");
+        if (!bad.empty())
+            throw InputError(db.path() + ": frame block " + std::to_string(block) + " (session " +
+                             std::to_string(session) + "): " + bad);
+        auto& out = part.session(static_cast<int>(session));
+        for (size_t i = 0; i < static_cast<size_t>(n); ++i) out.push_back(store::decode_frame(blob, i));
+        part.count(static_cast<uint64_t>(n));
+    }
+}
+
+void scan_range(const std::string& path, bool blocks, int64_t lo, int64_t hi, const std::map<int, uint64_t>& expected,
                 uint64_t total, Part& part, std::atomic<uint64_t>& done) {
     try {
         Db db = open_reader(path);
         part.expected = &expected;
         part.total = total;
         part.done = &done;
+        if (blocks) {
+            scan_blocks(db, lo, hi, part);
+            done.fetch_add(part.since, std::memory_order_relaxed);
+            return;
+        }
         int rc = sqlite3_create_function_v2(db.get(), "seatmark_collect_frames", 7,
                                             SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, &part, nullptr,
                                             collect_row, collect_final, nullptr);
@@ -102,20 +138,26 @@ void scan_range(const std::string& path, int64_t lo, int64_t hi, const std::map<
 
 std::map<int, std::vector<FrameRecord>> scan_frames(const std::string& db_path, const FrameScanOptions& options) {
     int64_t lo = 0, hi = -1;
+    uint64_t total = 0;
+    bool blocks = false;
     {
         Db db = open_reader(db_path);
-        Stmt s(db, "SELECT min(rowid), max(rowid) FROM frames", "reading frames");
+        blocks = store::validate_schema(db) >= store::first_block_version;
+        // Rows are never deleted: the rowid span is a good estimate of the rows; blocks count their frames.
+        Stmt s(db, blocks ? "SELECT min(rowid), max(rowid), sum(frames) FROM frame_blocks"
+                          : "SELECT min(rowid), max(rowid), max(rowid) - min(rowid) + 1 FROM frames",
+               "reading frames");
         if (s.step() && !s.col_null(0)) {
             lo = s.col_int(0);
             hi = s.col_int(1);
+            total = static_cast<uint64_t>(std::max<int64_t>(s.col_int(2), 0));
         }
     }
     std::map<int, std::vector<FrameRecord>> out;
     if (hi < lo) return out;
-    const uint64_t total = static_cast<uint64_t>(hi - lo + 1);  // rows are never deleted: a good estimate
     const int threads = std::clamp(options.threads, 1, 8);
     const int64_t span = hi - lo + 1;
-    const int parts_n = total < 200000 ? 1 : threads;
+    const int parts_n = total < 200000 || span < threads ? 1 : threads;
     std::vector<Part> parts(static_cast<size_t>(parts_n));
     std::atomic<uint64_t> done{0};
     std::atomic<int> running{parts_n};
@@ -124,7 +166,7 @@ std::map<int, std::vector<FrameRecord>> scan_frames(const std::string& db_path, 
         const int64_t step = span / parts_n;
         int64_t a = lo + step * i, b = i + 1 == parts_n ? hi : lo + step * (i + 1) - 1;
         pool.emplace_back([&, a, b, i] {
-            scan_range(db_path, a, b, options.expected, total, parts[static_cast<size_t>(i)], done);
+            scan_range(db_path, blocks, a, b, options.expected, total, parts[static_cast<size_t>(i)], done);
             running.fetch_sub(1);
         });
     }

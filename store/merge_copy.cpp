@@ -9,6 +9,7 @@
 #include "core/pool_rules.h"
 #include "core/step_rules.h"
 #include "core/verdict.h"
+#include "store/frame_block.h"
 #include "store/schema.h"
 #include "store/store_reader.h"
 #include "store/verdict_row.h"
@@ -76,6 +77,45 @@ void MergeWriter::exec_counted(const std::string& sql, int64_t off, int64_t shif
     if (count) *count += sqlite3_changes64(db_.get());
 }
 
+// Frames are read through the input's own connection (`frames` of store/frames_table.h reads
+// schema 3's rows and schema 4's blocks alike; an attached file has no such table) and written
+// as the run's writer writes them: one block per run of one session's frames.
+void MergeWriter::copy_frames(const std::string& path, int64_t off, int64_t shift, int64_t* count) {
+    Db src = open_read_only(path);
+    Stmt q(src,
+           "SELECT session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags,"
+           " begin_interval_ns, t_present_ns FROM frames ORDER BY rowid",
+           "reading frames");
+    cmd::AddFrames block{-1, {}};
+    auto put = [&] {
+        if (!block.frames.empty()) st_->add_frames({&block});
+        *count += static_cast<int64_t>(block.frames.size());
+        block.frames.clear();
+    };
+    while (q.step()) {
+        const int64_t session = q.col_int(0) + shift;
+        if (session != block.session_id || block.frames.size() >= frame_block_max_frames) {
+            put();
+            block.session_id = static_cast<int>(session);
+        }
+        FrameRecord f;
+        f.seq = static_cast<uint64_t>(q.col_int(1));
+        f.t_begin_ns = q.col_int(2) + off;
+        f.cpu_ns = q.col_int(3);
+        f.gpu_ns = q.col_int(4);
+        f.interval_ns = q.col_int(5);
+        f.latency_ns = q.col_int(6);
+        f.stretch = static_cast<uint32_t>(q.col_int(7));
+        f.mode = static_cast<uint16_t>(q.col_int(8));
+        f.flags = static_cast<uint16_t>(q.col_int(9));
+        f.begin_interval_ns = q.col_int(10);
+        const int64_t present = q.col_int(11);
+        f.t_present_ns = present == 0 ? 0 : present + off;  // 0: not stamped (files from before it existed)
+        block.frames.push_back(f);
+    }
+    put();
+}
+
 void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
     {
         Stmt attach(db_, "ATTACH DATABASE ?1 AS src", "opening an input");
@@ -112,13 +152,7 @@ void MergeWriter::copy_rows(const MergeSource& s, MergedHost& m) {
         " driver_name, driver_info, software, started_ns + :off, ended_ns + :off, end_reason, exit_code, signal,"
         " frames_sent, frames_received, frames_lost, model_open_ms, detail FROM src.sessions",
         off, shift, s.run.host, &m.sessions);
-    // t_present_ns 0: not stamped (files from before it existed).
-    exec_counted(
-        "INSERT INTO main.frames(session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode,"
-        " flags, begin_interval_ns, t_present_ns) SELECT session_id + :shift, seq, t_begin_ns + :off, cpu_ns, gpu_ns,"
-        " interval_ns, latency_ns, stretch, mode, flags, begin_interval_ns,"
-        " CASE WHEN t_present_ns = 0 THEN 0 ELSE t_present_ns + :off END FROM src.frames ORDER BY rowid",
-        off, shift, s.run.host, &m.frames);
+    copy_frames(s.path, off, shift, &m.frames);
     exec_counted("INSERT INTO main.samples(t_ns, host, session_id, source, metric, value) SELECT t_ns + :off, " +
                      host + ", session_id + :shift, source, metric, value FROM src.samples ORDER BY rowid",
                  off, shift, s.run.host, &m.samples);
@@ -329,7 +363,7 @@ void MergeWriter::write_run(const RunRow& ref, RunStatus status, std::optional<i
 }
 
 void MergeWriter::commit() {
-    db_.exec(index_sql, "building indexes");
+    db_.exec(index_sql(), "building indexes");
     db_.exec("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing");
     st_.reset();
     db_.close();

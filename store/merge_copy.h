@@ -58,6 +58,7 @@ public:
 
 private:
     void exec_counted(const std::string& sql, int64_t off, int64_t shift, const std::string& host, int64_t* count);
+    void copy_frames(const std::string& path, int64_t off, int64_t shift, int64_t* count);
     void copy_endpoint_rows(int64_t off, int64_t shift, const std::string& host);
 
     std::string out_;

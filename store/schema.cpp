@@ -11,7 +11,7 @@ namespace seatmark::store {
 // SQLite keeps the text of each CREATE TABLE, comments included, so `sqlite3 run.db .schema`
 // shows this documentation too.
 const char* const schema_sql = R"sql(
--- seatmark run database, schema version 3 (PRAGMA user_version = 3, application_id = 0x53454154 'SEAT').
+-- seatmark run database, schema version 4 (PRAGMA user_version = 4, application_id = 0x53454154 'SEAT').
 -- One file per run, written by `seatmark run` (one per host in a pool run; `seatmark merge`
 -- joins them), read by report, check and monitor. Every row is keyed by host: a single-host run
 -- is a pool of one.
@@ -172,22 +172,20 @@ CREATE TABLE sessions (
   detail          TEXT NOT NULL DEFAULT ''     -- free text: the error message, the last event
 ) STRICT;
 
--- One row per rendered frame: common/frame_record.h's FrameRecord plus the session.
--- A plain rowid table without indexes during the run so ingest stays fast (about 13M rows for
--- 30 sessions x 60 FPS x 2 h); frames_by_session is built at the end.
-CREATE TABLE frames (
+-- Frames, in blocks: one row per session message (at most 4096 frames), its records packed in
+-- `records` (store/frame_block.h, docs/store.md "Frame blocks": an 8-byte header, then 72-byte
+-- little-endian records). One row per frame cost the orchestrator's writer most of its CPU.
+-- Schema 3 and older have a `frames` table with a row per frame instead; seatmark's own
+-- connections read both as `frames` (store/frames_table.h); `seatmark export frames` prints them.
+-- A plain rowid table without indexes during the run; frame_blocks_by_session is built at the end.
+CREATE TABLE frame_blocks (
   session_id      INTEGER NOT NULL REFERENCES sessions(id),
-  seq             INTEGER NOT NULL,     -- per-session sequence number from 0; gaps are lost frames
-  t_begin_ns      INTEGER NOT NULL,     -- frame begin (monotonic)
-  cpu_ns          INTEGER NOT NULL,     -- frame begin -> vkQueueSubmit returned
-  gpu_ns          INTEGER NOT NULL,     -- GPU timestamps top..bottom x timestampPeriod; -1 unavailable
-  interval_ns     INTEGER NOT NULL,     -- t_present - previous t_present in one active stretch (what the SLA judges); -1 on a stretch's first frame
-  latency_ns      INTEGER NOT NULL,     -- scripted input -> fence of the first frame showing it; -1 none
-  stretch         INTEGER NOT NULL,     -- active stretch index (increments after each think pause)
-  mode            INTEGER NOT NULL,     -- display mode (workloads::DisplayMode as integer)
-  flags           INTEGER NOT NULL,     -- FrameFlag bits: 1 input, 2 mode switch, 4 stretch start
-  begin_interval_ns INTEGER NOT NULL DEFAULT -1,  -- t_begin - previous t_begin in one active stretch; -1 on its first frame
-  t_present_ns    INTEGER NOT NULL DEFAULT 0    -- presented: vkQueuePresentKHR returned (window) or fence signalled (headless)
+  first_seq       INTEGER NOT NULL,     -- lowest frame sequence number in the block
+  last_seq        INTEGER NOT NULL,     -- highest
+  frames          INTEGER NOT NULL,     -- records in the block (the header's count)
+  t_begin_min_ns  INTEGER NOT NULL,     -- earliest frame begin in the block (monotonic): for range queries
+  t_begin_max_ns  INTEGER NOT NULL,     -- latest
+  records         BLOB NOT NULL         -- the packed records, format 1
 ) STRICT;
 
 CREATE TABLE samples (
@@ -261,18 +259,30 @@ CREATE TABLE endpoint_ssim (
 ) STRICT;
 )sql";
 
-const char* const index_sql = R"sql(
+namespace {
+
+// Schema 3 and older store frames as rows (`frames`), schema 4 in blocks (`frame_blocks`).
+bool blocks(int version) { return version >= 4; }
+
+constexpr const char* index_sql_v3 = R"sql(
 CREATE INDEX IF NOT EXISTS frames_by_session ON frames(session_id, seq);
 CREATE INDEX IF NOT EXISTS samples_by_metric ON samples(metric, session_id, t_ns);
 CREATE INDEX IF NOT EXISTS events_by_time ON events(t_ns);
 )sql";
 
-namespace {
+constexpr const char* index_sql_v4 = R"sql(
+CREATE INDEX IF NOT EXISTS frame_blocks_by_session ON frame_blocks(session_id, first_seq);
+CREATE INDEX IF NOT EXISTS samples_by_metric ON samples(metric, session_id, t_ns);
+CREATE INDEX IF NOT EXISTS events_by_time ON events(t_ns);
+)sql";
 
-constexpr std::array<std::string_view, 9> tables{"runs",   "hosts",   "steps",  "sessions", "frames",
-                                                 "samples", "events", "verdicts", "verdict_reasons"};
-constexpr std::array<std::string_view, 3> indexes{"frames_by_session", "samples_by_metric",
-                                                  "events_by_time"};
+constexpr std::array<std::string_view, 9> tables_v3{"runs",   "hosts",   "steps",  "sessions", "frames",
+                                                    "samples", "events", "verdicts", "verdict_reasons"};
+constexpr std::array<std::string_view, 9> tables_v4{"runs",   "hosts",   "steps",  "sessions", "frame_blocks",
+                                                    "samples", "events", "verdicts", "verdict_reasons"};
+constexpr std::array<std::string_view, 3> indexes_v3{"frames_by_session", "samples_by_metric", "events_by_time"};
+constexpr std::array<std::string_view, 3> indexes_v4{"frame_blocks_by_session", "samples_by_metric",
+                                                     "events_by_time"};
 
 std::set<std::string> names_of(const Db& db, const char* type) {
     Stmt s(db, "SELECT name FROM sqlite_schema WHERE type = ?1");
@@ -284,7 +294,12 @@ std::set<std::string> names_of(const Db& db, const char* type) {
 
 }  // namespace
 
-std::span<const std::string_view> table_names() { return tables; }
+const char* index_sql(int version) { return blocks(version) ? index_sql_v4 : index_sql_v3; }
+
+std::span<const std::string_view> table_names(int version) {
+    if (blocks(version)) return tables_v4;
+    return tables_v3;
+}
 
 void configure_writer(const Db& db) {
     // WAL: readers (monitor, report) never block the writer and a killed writer leaves a
@@ -338,15 +353,16 @@ int validate_schema(const Db& db) {
         throw InputError(path + ": schema version " + std::to_string(version) + " was written by an older seatmark; "
                          "this one reads schema " + std::to_string(oldest_readable_version) + " to " +
                          std::to_string(schema_version) + " (verdicts stored as rows): read it with the seatmark that wrote it, or run the plan again");
-    for (std::string_view t : tables)
+    for (std::string_view t : table_names(static_cast<int>(version)))
         if (!present.count(std::string(t)))
             throw InputError(path + ": not a seatmark run database (no '" + std::string(t) + "' table)");
     return static_cast<int>(version);
 }
 
-bool indexes_present(const Db& db) {
+bool indexes_present(const Db& db, int version) {
     std::set<std::string> present = names_of(db, "index");
-    for (std::string_view i : indexes)
+    for (std::string_view i : blocks(version) ? std::span<const std::string_view>(indexes_v4)
+                                              : std::span<const std::string_view>(indexes_v3))
         if (!present.count(std::string(i))) return false;
     return true;
 }

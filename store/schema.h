@@ -11,7 +11,7 @@
 
 namespace seatmark::store {
 
-inline constexpr int schema_version = 3;                // PRAGMA user_version, what a writer writes
+inline constexpr int schema_version = 4;                // PRAGMA user_version, what a writer writes
 // The oldest version a reader reads. Version 2 has no host columns: it reads as a pool of one
 // host (runs.host), every sample, event and verdict that host's (docs/store.md).
 inline constexpr int oldest_readable_version = 2;
@@ -20,12 +20,15 @@ inline constexpr int64_t the_run_id = 1;                // one run per file: run
 
 // CREATE TABLE statements for every table (executed once, when the file is created).
 extern const char* const schema_sql;
-// CREATE INDEX IF NOT EXISTS statements: built when the run finishes (never during ingest),
-// or by a reader that finds them missing after a writer died.
-extern const char* const index_sql;
+// Version 4 stores frames in blocks (frame_blocks); 3 and older as rows (frames).
+inline constexpr int first_block_version = 4;
 
-// The tables every readable file has, in schema order.
-std::span<const std::string_view> table_names();
+// CREATE INDEX IF NOT EXISTS statements of a file of `version`: built when the run finishes
+// (never during ingest), or by a reader that finds them missing after a writer died.
+const char* index_sql(int version = schema_version);
+
+// The tables every readable file of `version` has, in schema order.
+std::span<const std::string_view> table_names(int version = schema_version);
 
 // WAL, synchronous=NORMAL and the other settings a writing connection uses.
 void configure_writer(const Db& db);
@@ -37,11 +40,11 @@ void create_schema(const Db& db);
 // oldest_readable_version to schema_version; returns its version.
 //   "x.db: not an SQLite database (expected a seatmark run database)"
 //   "x.db: not a seatmark run database (no 'runs' table)"
-//   "x.db: schema version 7 was written by a newer seatmark; this one reads schema 3: ..."
+//   "x.db: schema version 7 was written by a newer seatmark; this one reads schema 4: ..."
 //   "x.db: damaged or truncated (database disk image is malformed); expected a complete seatmark run database"
 int validate_schema(const Db& db);
 
-// True when every index of index_sql exists.
-bool indexes_present(const Db& db);
+// True when every index of index_sql(version) exists.
+bool indexes_present(const Db& db, int version);
 
 }  // namespace seatmark::store

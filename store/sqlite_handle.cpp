@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "store/frames_table.h"
+
 namespace seatmark::store {
 
 std::string error_text(const std::string& path, sqlite3* db, int rc, const char* what) {
@@ -20,6 +22,14 @@ Db::Db(const std::string& path, int flags, const std::string& uri) : path_(path)
         throw StoreError(msg, rc & 0xff);
     }
     sqlite3_extended_result_codes(db_, 1);
+    // Schema 4's frames read through `frames` as schema 3's did (store/frames_table.h).
+    rc = register_frames_table(db_);
+    if (rc != SQLITE_OK) {
+        std::string msg = error_text(path, db_, rc, "registering the frames table");
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw StoreError(msg, rc & 0xff);
+    }
 }
 
 Db::~Db() { sqlite3_close(db_); }

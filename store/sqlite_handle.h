@@ -68,6 +68,11 @@ public:
     Stmt& bind_int(int i, int64_t v) { check_bind(sqlite3_bind_int64(s_, i, v)); return *this; }
     Stmt& bind_real(int i, double v) { check_bind(sqlite3_bind_double(s_, i, v)); return *this; }
     Stmt& bind_text(int i, std::string_view v);
+    // The bytes must stay put until the next bind of `i` or the statement's end (SQLITE_STATIC).
+    Stmt& bind_blob(int i, const void* p, size_t n) {
+        check_bind(sqlite3_bind_blob64(s_, i, p, n, SQLITE_STATIC));
+        return *this;
+    }
     Stmt& bind_null(int i) { check_bind(sqlite3_bind_null(s_, i)); return *this; }
     Stmt& bind_opt_int(int i, const std::optional<int64_t>& v) { return v ? bind_int(i, *v) : bind_null(i); }
     Stmt& bind_opt_text(int i, const std::optional<std::string>& v) { return v ? bind_text(i, *v) : bind_null(i); }

@@ -40,8 +40,7 @@ std::optional<int> opt_int(const std::optional<int64_t>& v) {
 void build_missing_indexes(const std::string& path) {
     try {
         Db rw(path, SQLITE_OPEN_READWRITE);
-        validate_schema(rw);
-        rw.exec(index_sql, "building indexes");
+        rw.exec(index_sql(validate_schema(rw)), "building indexes");
     } catch (const StoreError&) {
     }
 }
@@ -93,7 +92,7 @@ StoreReader::StoreReader(const std::string& path) : path_(path), probe_(open_for
         version_ = validate_schema(db_);
     };
     open_ro();
-    if (!indexes_present(db_) && !writer_alive()) {
+    if (!indexes_present(db_, version_) && !writer_alive()) {
         db_ = Db();
         build_missing_indexes(path_);
         open_ro();
@@ -308,7 +307,8 @@ std::vector<SessionRow> StoreReader::sessions() const {
 }
 
 std::vector<FrameRecord> StoreReader::frames(int session_id) const {
-    Stmt s(db_, std::string("SELECT ") + frame_columns + " FROM frames WHERE session_id = ?1 ORDER BY seq");
+    Stmt s(db_, std::string("SELECT ") + frame_columns + " FROM frames WHERE session_id = ?1 ORDER BY seq",
+           "reading frames");
     s.bind_int(1, session_id);
     std::vector<FrameRecord> out;
     while (s.step()) out.push_back(frame_of(s));
@@ -317,20 +317,23 @@ std::vector<FrameRecord> StoreReader::frames(int session_id) const {
 
 std::vector<FrameRecord> StoreReader::frames_in(int session_id, int64_t t0, int64_t t1) const {
     Stmt s(db_, std::string("SELECT ") + frame_columns +
-                    " FROM frames WHERE session_id = ?1 AND t_begin_ns >= ?2 AND t_begin_ns < ?3 ORDER BY seq");
+                    " FROM frames WHERE session_id = ?1 AND t_begin_ns >= ?2 AND t_begin_ns < ?3 ORDER BY seq",
+           "reading frames");
     s.bind_int(1, session_id).bind_int(2, t0).bind_int(3, t1);
     std::vector<FrameRecord> out;
     while (s.step()) out.push_back(frame_of(s));
     return out;
 }
 
+// Schema 4 counts a block's frames from its row, without decoding it.
 uint64_t StoreReader::frame_count() const {
-    Stmt s(db_, "SELECT count(*) FROM frames");
+    Stmt s(db_, version_ >= first_block_version ? "SELECT coalesce(sum(frames), 0) FROM frame_blocks" : "SELECT count(*) FROM frames");
     return s.step() ? static_cast<uint64_t>(s.col_int(0)) : 0;
 }
 
 uint64_t StoreReader::frame_count(int session_id) const {
-    Stmt s(db_, "SELECT count(*) FROM frames WHERE session_id = ?1");
+    Stmt s(db_, version_ >= first_block_version ? "SELECT coalesce(sum(frames), 0) FROM frame_blocks WHERE session_id = ?1"
+                                                : "SELECT count(*) FROM frames WHERE session_id = ?1");
     s.bind_int(1, session_id);
     return s.step() ? static_cast<uint64_t>(s.col_int(0)) : 0;
 }

@@ -178,7 +178,7 @@ struct StoreWriter::Impl {
 
     void close_out() {
         commit();
-        db.exec(index_sql, "building indexes");
+        db.exec(index_sql(), "building indexes");
         db.exec("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing");
         statements.reset();
         db.close();

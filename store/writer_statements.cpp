@@ -1,29 +1,14 @@
 #include "store/writer_statements.h"
 
+#include <algorithm>
+#include <span>
+
+#include "store/frame_block.h"
 #include "store/schema.h"
 
 namespace seatmark::store {
 
 namespace {
-
-constexpr int frame_params = 12;  // columns of one frames row
-
-// Binds one frame row at parameter offset `base` (parameters base+1 .. base+frame_params).
-void bind_frame(Stmt& st, int base, int64_t session_id, const FrameRecord& f) {
-    st.bind_int(base + 1, session_id).bind_int(base + 2, static_cast<int64_t>(f.seq)).bind_int(base + 3, f.t_begin_ns);
-    st.bind_int(base + 4, f.cpu_ns).bind_int(base + 5, f.gpu_ns).bind_int(base + 6, f.interval_ns);
-    st.bind_int(base + 7, f.latency_ns).bind_int(base + 8, f.stretch).bind_int(base + 9, f.mode).bind_int(base + 10, f.flags);
-    st.bind_int(base + 11, f.begin_interval_ns).bind_int(base + 12, f.t_present_ns);
-}
-
-std::string multi_row_frame_insert(int rows) {
-    std::string sql =
-        "INSERT INTO frames(session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags,"
-        " begin_interval_ns, t_present_ns) VALUES";
-    for (int r = 0; r < rows; ++r) sql += r ? ",(?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?)";
-    return sql;
-}
-
 
 std::optional<int64_t> opt64(const std::optional<int>& v) {
     return v ? std::optional<int64_t>(*v) : std::nullopt;
@@ -82,9 +67,11 @@ WriterStatements::WriterStatements(const Db& db)
       reason_(db, "INSERT OR REPLACE INTO verdict_reasons(run_id, step_idx, repeat, ord, reason, host)"
                   " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
               "storing a verdict's reasons"),
-      endpoint_(db) {
-    for (int k = 0; k < kFrameInsertSizes; ++k) frames_.emplace_back(db, multi_row_frame_insert(1 << k), "storing frames");
-}
+      block_(db,
+             "INSERT INTO frame_blocks(session_id, first_seq, last_seq, frames, t_begin_min_ns, t_begin_max_ns, records)"
+             " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             "storing frames"),
+      endpoint_(db) {}
 
 void WriterStatements::rollback() noexcept {
     if (sqlite3_get_autocommit(db_.get())) return;  // no transaction open
@@ -166,28 +153,25 @@ void WriterStatements::operator()(const cmd::EndSession& c) {
 void WriterStatements::operator()(const cmd::AddFrames& c) { add_frames({&c}); }
 
 void WriterStatements::add_frames(const std::vector<const cmd::AddFrames*>& batch) {
-    // Rows go in groups of 32, 16, ... 1 per statement: one sqlite3_step per group instead of per
-    // row, where the orchestrator's writer thread spent most of its time. The rows of every
-    // command in the batch (a message from each of many sessions) are grouped together.
-    size_t total = 0;
-    for (const auto* c : batch) total += c->frames.size();
-    size_t cmd_i = 0, row_i = 0, done = 0;
-    auto next = [&]() -> std::pair<int64_t, const FrameRecord*> {
-        while (row_i >= batch[cmd_i]->frames.size()) {
-            ++cmd_i;
-            row_i = 0;
-        }
-        return {batch[cmd_i]->session_id, &batch[cmd_i]->frames[row_i++]};
-    };
-    for (int k = kFrameInsertSizes - 1; k >= 0; --k) {
-        const size_t rows = size_t(1) << k;
-        Stmt& st = frames_[static_cast<size_t>(k)];
-        for (; done + rows <= total; done += rows) {
-            for (size_t r = 0; r < rows; ++r) {
-                auto [session, frame] = next();
-                bind_frame(st, static_cast<int>(r) * frame_params, session, *frame);
+    // One row per session message with its records packed (store/frame_block.h): a row per frame
+    // was most of the orchestrator's writer CPU.
+    for (const cmd::AddFrames* c : batch) {
+        const std::span<const FrameRecord> all(c->frames);
+        for (size_t from = 0; from < all.size(); from += frame_block_max_frames) {
+            const auto part = all.subspan(from, std::min(frame_block_max_frames, all.size() - from));
+            uint64_t seq_lo = part[0].seq, seq_hi = part[0].seq;
+            int64_t t_lo = part[0].t_begin_ns, t_hi = part[0].t_begin_ns;
+            for (const FrameRecord& f : part) {
+                seq_lo = std::min(seq_lo, f.seq);
+                seq_hi = std::max(seq_hi, f.seq);
+                t_lo = std::min(t_lo, f.t_begin_ns);
+                t_hi = std::max(t_hi, f.t_begin_ns);
             }
-            st.run();
+            encode_frame_block(part, packed_);
+            block_.bind_int(1, c->session_id).bind_int(2, static_cast<int64_t>(seq_lo));
+            block_.bind_int(3, static_cast<int64_t>(seq_hi)).bind_int(4, static_cast<int64_t>(part.size()));
+            block_.bind_int(5, t_lo).bind_int(6, t_hi);
+            block_.bind_blob(7, packed_.data(), packed_.size()).run();
         }
     }
 }

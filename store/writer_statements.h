@@ -20,7 +20,8 @@ public:
     void rollback() noexcept;  // best effort: after an error the transaction may be gone already
 
     void apply(const cmd::Command& c);
-    // Several AddFrames commands (of any sessions) at once: their rows share multi-row inserts.
+    // Several AddFrames commands (of any sessions) at once: one frame_blocks row per command
+    // (split at frame_block_max_frames).
     void add_frames(const std::vector<const cmd::AddFrames*>& batch);
 
 private:
@@ -44,8 +45,8 @@ private:
     const Db& db_;
     Stmt begin_, commit_, rollback_;
     Stmt run_, end_run_, host_, step_, end_step_, session_, device_, end_session_;
-    static constexpr int kFrameInsertSizes = 6;  // frames_[k] inserts 2^k rows: 1 .. 32
-    std::vector<Stmt> frames_;
+    Stmt block_;                       // one frame_blocks row
+    std::vector<unsigned char> packed_;  // the block being stored (kept: no allocation per block)
     Stmt sample_, event_, verdict_, reason_;
     EndpointStatements endpoint_;
     std::string run_host_;  // runs.host: the host of a session whose SessionInfo::host is ""

@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "store/frames_table.h"
 #include "common/clock.h"
 #include "common/join_auth.h"
 #include "common/join_protocol.h"
@@ -50,6 +51,7 @@ int64_t count_or_zero(const std::string& db, const std::string& sql) {
     sqlite3* h = nullptr;
     int64_t n = 0;
     if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        store::register_frames_table(h);  // `frames` of a schema-4 file (store/frames_table.h)
         sqlite3_stmt* st = nullptr;
         if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
             n = sqlite3_column_int64(st, 0);

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "core/live_json.h"
+#include "store/frames_table.h"
 #include "tests/launch/rdp_host.h"
 #include "tests/launch/tcp_proxy.h"
 #include "tests/orchestrator/http_test_client.h"
@@ -37,6 +38,7 @@ std::string poll(const std::string& db, const std::string& sql) {
     sqlite3* h = nullptr;
     std::string out;
     if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        store::register_frames_table(h);  // `frames` of a schema-4 file (store/frames_table.h)
         sqlite3_stmt* st = nullptr;
         if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
             sqlite3_column_type(st, 0) != SQLITE_NULL)
@@ -51,6 +53,7 @@ std::string all_rows(const std::string& db, const std::string& sql) {
     sqlite3* h = nullptr;
     std::string out;
     if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        store::register_frames_table(h);  // `frames` of a schema-4 file (store/frames_table.h)
         sqlite3_stmt* st = nullptr;
         if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK)
             while (sqlite3_step(st) == SQLITE_ROW)

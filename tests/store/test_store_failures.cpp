@@ -43,8 +43,9 @@ bool prefix_consistent(const std::vector<FrameRecord>& frames) {
 TEST_CASE("store: a full file is reported, not silent, and every frame is stored or counted dropped") {
     test::TempDir dir;
     const std::string path = dir.file("full.db");
-    // 60 pages of 4 KiB cap the file like a full disk would.
-    StoreWriter w = StoreWriter::open(path, {.commit_rows = 2000, .max_page_count = 60});
+    // 150 pages of 4 KiB cap the file like a full disk would (a commit of 2000 frames in blocks
+    // of 100 takes about 40: some commits fit, the rest do not).
+    StoreWriter w = StoreWriter::open(path, {.commit_rows = 2000, .max_page_count = 150});
     w.begin_run({.plan_text = "", .plan_path = "", .tool_version = "t", .host = "h"});
     w.add_session({.id = 1, .profile = "p", .pid = 1, .device = {}, .started_ns = 0});
     uint64_t sent = 0;

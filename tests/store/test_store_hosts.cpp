@@ -43,7 +43,7 @@ TEST_CASE("store: schema 3 keys sessions, samples, events and verdicts by host")
         w.finish();
     }
     StoreReader r(db);
-    CHECK(r.schema_version() == 3);
+    CHECK(r.schema_version() == 4);
     CHECK(r.run().status == RunStatus::degraded);
     CHECK(r.run().pool_id == "p-1");
     CHECK(r.effective_status() == RunStatus::degraded);

@@ -201,12 +201,12 @@ TEST_CASE("store: the file carries its schema version and application id") {
     const std::string db = dir.file("run.db");
     StoreWriter::open(db).finish();
     Db raw(db, SQLITE_OPEN_READONLY);
-    CHECK(raw.pragma_int("user_version") == 3);
+    CHECK(raw.pragma_int("user_version") == 4);
     CHECK(raw.pragma_int("application_id") == 0x53454154);
     Stmt mode(raw, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.col_text(0) == "wal");
-    Stmt idx(raw, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'frames_by_session'");
+    Stmt idx(raw, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'frame_blocks_by_session'");
     REQUIRE(idx.step());
     CHECK(idx.col_int(0) == 1);  // finish() built it
 }

@@ -93,7 +93,7 @@ TEST_CASE("store: reader refuses another schema version") {
     }
     std::string err = reader_error(path);
     CAPTURE(err);
-    CHECK(contains(err, "future.db: schema version 7 was written by a newer seatmark; this one reads schema 3"));
+    CHECK(contains(err, "future.db: schema version 7 was written by a newer seatmark; this one reads schema 4"));
     CHECK(contains(err, "read it with the seatmark that wrote it"));
     // A file from before verdicts were rows (schema 1) is refused too, saying so.
     std::string old = dir.file("old.db");
@@ -104,7 +104,7 @@ TEST_CASE("store: reader refuses another schema version") {
     }
     std::string err1 = reader_error(old);
     CAPTURE(err1);
-    CHECK(contains(err1, "old.db: schema version 1 was written by an older seatmark; this one reads schema 2 to 3"));
+    CHECK(contains(err1, "old.db: schema version 1 was written by an older seatmark; this one reads schema 2 to 4"));
 }
 
 TEST_CASE("store: reader refuses a file with a 'runs' table that is not seatmark's") {

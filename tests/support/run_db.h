@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <string>
 
+#include "store/frames_table.h"
+
 namespace seatmark::test {
 
 // A port free now on 127.0.0.1 (the kernel's pick; released before the listener binds it).
@@ -25,6 +27,7 @@ inline uint16_t free_port() {
 inline std::string q(const std::string& db, const std::string& sql) {
     sqlite3* h = nullptr;
     REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+    store::register_frames_table(h);  // `frames` of a schema-4 file (store/frames_table.h)
     sqlite3_stmt* st = nullptr;
     REQUIRE_MESSAGE(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK, sqlite3_errmsg(h));
     std::string out;

@@ -1,0 +1,13 @@
+#pragma once
+// `seatmark export frames DB [--session N] [--csv]`: a run database's frames as text, one line
+// per frame. Schema 4 stores frames in packed blocks that the sqlite3 shell cannot decode
+// (docs/store.md "Frame blocks"); this is how people and scripts read them without seatmark's code.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace seatmark::app {
+
+void add_export_command(CLI::App& app, std::function<int()>& run);
+
+}  // namespace seatmark::app
