@@ -274,7 +274,8 @@ core::LiveState DbSource::state_at(double t_s) const {
             f.seq = i;
             f.t_begin_ns = s.t_ns[i];
             f.interval_ns = std::isnan(s.interval_ms[i]) ? -1 : int64_t(std::min(double(s.interval_ms[i]) * 1e6, 9.2e18));
-            if (f.interval_ns > 0) active_ns += f.interval_ns;
+            // Saturating: a damaged file's intervals must not overflow the sum.
+            if (f.interval_ns > 0) active_ns = f.interval_ns > INT64_MAX - active_ns ? INT64_MAX : active_ns + f.interval_ns;
             recent.push_back(f);
         }
         if (recent.empty() || ended) {

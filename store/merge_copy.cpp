@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "common/errors.h"
 #include "core/pool_rules.h"
 #include "core/step_rules.h"
 #include "core/verdict.h"
@@ -100,7 +101,11 @@ void MergeWriter::copy_frames(const std::string& path, int64_t off, int64_t shif
         }
         FrameRecord f;
         f.seq = static_cast<uint64_t>(q.col_int(1));
-        f.t_begin_ns = q.col_int(2) + off;
+        const int64_t present = q.col_int(11);
+        if (__builtin_add_overflow(q.col_int(2), off, &f.t_begin_ns) ||
+            (present != 0 && __builtin_add_overflow(present, off, &f.t_present_ns)))
+            throw InputError(path + ": frame " + std::to_string(f.seq) + " of session " + std::to_string(q.col_int(0)) +
+                             ": its time stamps overflow when moved by the host's clock offset: the file is damaged");
         f.cpu_ns = q.col_int(3);
         f.gpu_ns = q.col_int(4);
         f.interval_ns = q.col_int(5);
@@ -109,8 +114,7 @@ void MergeWriter::copy_frames(const std::string& path, int64_t off, int64_t shif
         f.mode = static_cast<uint16_t>(q.col_int(8));
         f.flags = static_cast<uint16_t>(q.col_int(9));
         f.begin_interval_ns = q.col_int(10);
-        const int64_t present = q.col_int(11);
-        f.t_present_ns = present == 0 ? 0 : present + off;  // 0: not stamped (files from before it existed)
+        if (present == 0) f.t_present_ns = 0;  // 0: not stamped (files from before it existed)
         block.frames.push_back(f);
     }
     put();
