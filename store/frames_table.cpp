@@ -137,7 +137,8 @@ int x_filter(sqlite3_vtab_cursor* base, int idx, const char*, int argc, sqlite3_
     if (idx & use_row_lo) sql += " AND rowid >= ?";
     if (idx & use_row_hi) sql += " AND rowid <= ?";
     if (idx & use_row_eq) sql += " AND rowid = ?";
-    sql += (idx & use_session) ? " ORDER BY session_id, first_seq" : " ORDER BY rowid";
+    // A session's blocks follow each other in time: its index (schema.cpp) reads them in order.
+    sql += (idx & use_session) ? " ORDER BY session_id, t_begin_max_ns" : " ORDER BY rowid";
     sqlite3* db = reinterpret_cast<Table*>(base->pVtab)->db;
     int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &c->blocks, nullptr);
     if (rc != SQLITE_OK) {

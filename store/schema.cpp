@@ -21,7 +21,8 @@ const char* const schema_sql = R"sql(
 -- stamps are converted into it with hosts.clock_offset_ns. runs.mono_origin_ns relates the two:
 --   unix_ns ~= runs.started_unix_ns + (t_ns - runs.mono_origin_ns).
 -- REFERENCES clauses document relations; they are not enforced (foreign_keys is off) to keep
--- ingest fast. Indexes are created when the run finishes (see index_sql), not during it.
+-- ingest fast. Indexes are created when the run finishes (see index_sql), not during it; only
+-- frame_blocks' one index is made with its table (one entry per block).
 
 CREATE TABLE runs (
   id              INTEGER PRIMARY KEY,  -- 1: one run per file
@@ -177,7 +178,9 @@ CREATE TABLE sessions (
 -- little-endian records). One row per frame cost the orchestrator's writer most of its CPU.
 -- Schema 3 and older have a `frames` table with a row per frame instead; seatmark's own
 -- connections read both as `frames` (store/frames_table.h); `seatmark export frames` prints them.
--- A plain rowid table without indexes during the run; frame_blocks_by_session is built at the end.
+-- Its one index is made with the table, not at the end as the others: at one row per session
+-- message it costs ingest nothing, and the orchestrator's judge reads a window of one session's
+-- frames during the run (blocks with t_begin_max_ns >= the window's start).
 CREATE TABLE frame_blocks (
   session_id      INTEGER NOT NULL REFERENCES sessions(id),
   first_seq       INTEGER NOT NULL,     -- lowest frame sequence number in the block
@@ -187,6 +190,7 @@ CREATE TABLE frame_blocks (
   t_begin_max_ns  INTEGER NOT NULL,     -- latest
   records         BLOB NOT NULL         -- the packed records, format 1
 ) STRICT;
+CREATE INDEX frame_blocks_by_session ON frame_blocks(session_id, t_begin_max_ns);
 
 CREATE TABLE samples (
   t_ns            INTEGER NOT NULL,     -- when the sample was taken (monotonic)
@@ -271,7 +275,7 @@ CREATE INDEX IF NOT EXISTS events_by_time ON events(t_ns);
 )sql";
 
 constexpr const char* index_sql_v4 = R"sql(
-CREATE INDEX IF NOT EXISTS frame_blocks_by_session ON frame_blocks(session_id, first_seq);
+CREATE INDEX IF NOT EXISTS frame_blocks_by_session ON frame_blocks(session_id, t_begin_max_ns);
 CREATE INDEX IF NOT EXISTS samples_by_metric ON samples(metric, session_id, t_ns);
 CREATE INDEX IF NOT EXISTS events_by_time ON events(t_ns);
 )sql";

@@ -223,3 +223,34 @@ TEST_CASE("store: a damaged frame block is refused naming the file, the block an
     CAPTURE(err);
     CHECK(contains(err, "frame block " + std::to_string(block) + " (session 0): block format 9, this seatmark reads format 1"));
 }
+
+TEST_CASE("store: during the run a session's frames of a window read through the blocks' index") {
+    test::TempDir dir;
+    const std::string db = dir.file("run.db");
+    StoreWriter w = StoreWriter::open(db);
+    w.begin_run({.plan_text = "", .plan_path = "", .tool_version = "t", .host = "h", .started_unix_ns = 1, .mono_origin_ns = 0});
+    for (int s = 0; s < 8; ++s) w.add_session({.id = s, .profile = "p", .pid = 10 + s, .device = {}, .started_ns = 1, .host = ""});
+    for (int m = 0; m < 40; ++m)
+        for (int s = 0; s < 8; ++s) w.add_frames(s, frames_of(static_cast<uint64_t>(m) * 60, 60));
+    w.flush();  // the writer is alive: the other indexes do not exist yet
+    {
+        Db raw(db, SQLITE_OPEN_READONLY);
+        CHECK(one(raw, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'frame_blocks_by_session'") == 1);
+        CHECK(one(raw, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'samples_by_metric'") == 0);
+        Stmt plan(raw, "EXPLAIN QUERY PLAN SELECT rowid, session_id, frames, records FROM frame_blocks WHERE 1"
+                       " AND session_id = ? AND t_begin_max_ns >= ? AND t_begin_min_ns <= ? ORDER BY session_id, t_begin_max_ns");
+        std::string steps;
+        while (plan.step()) steps += plan.col_text(3) + "\n";
+        CAPTURE(steps);
+        CHECK(contains(steps, "USING INDEX frame_blocks_by_session (session_id=? AND t_begin_max_ns>?)"));
+        CHECK_FALSE(contains(steps, "TEMP B-TREE"));
+    }
+    StoreReader r(db);
+    const int64_t t0 = 1'000'000'000 + 1000 * 16'000'000LL, t1 = 1'000'000'000 + 1500 * 16'000'000LL;
+    const auto in = r.frames_in(5, t0, t1);
+    REQUIRE(in.size() == 500);
+    CHECK(in.front().seq == 1000);
+    CHECK(in.back().seq == 1499);
+    CHECK(r.frame_count(5) == 2400);
+    w.finish();
+}
