@@ -35,7 +35,7 @@ void apply_gpu_memory(StepVerdict& v, const GpuMemoryCheck& c) {
 
 StepVerdict judge_span(const StepJudge& j, std::span<const SessionSpan> sessions, int64_t t0, int64_t t1,
                        GpuMemoryCheck* gpu_check) {
-    std::vector<SessionWindow> windows;
+    std::vector<SessionFigures> members;
     for (const auto& m : span_members(sessions, j.step_start_ns, t1)) {
         SessionWindow w;
         w.id = m.session->id;
@@ -43,14 +43,13 @@ StepVerdict judge_span(const StepJudge& j, std::span<const SessionSpan> sessions
         w.sla = &j.sla_for(m.session->profile);
         w.failure = m.failure;
         w.model_open_ms = m.session->model_open_ms;
-        auto f = j.frames(m.session->id, t0, t1);
-        w.frames.assign(f.begin(), f.end());
+        w.frames = j.frames(m.session->id, t0, t1);
         if (j.endpoint) w.endpoint = j.endpoint(m.session->id);
         w.span_s = double(t1 - t0) * 1e-9;
         w.t1_ns = t1;
-        windows.push_back(std::move(w));
+        members.push_back(session_figures(w));  // w's frames go here, before the next member's are read
     }
-    StepVerdict v = judge_window(j.target, windows, j.default_sla.failures);
+    StepVerdict v = judge_figures(j.target, std::move(members), j.default_sla.failures);
     if (j.gpu_memory) {
         GpuMemoryCheck c = j.gpu_memory(t0, t1, gpu_memory_limit(v, j.sla_for, j.default_sla));
         apply_gpu_memory(v, c);

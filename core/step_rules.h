@@ -52,8 +52,10 @@ struct StepJudge {
     int64_t step_start_ns = 0;
     Sla default_sla;                    // failures allowed; the GPU memory bound without sessions
     std::function<const Sla&(const std::string& profile)> sla_for;
-    // Frames of a session that began in [t0, t1), by begin time.
-    std::function<std::span<const FrameRecord>(uint32_t id, int64_t t0, int64_t t1)> frames;
+    // Frames of a session that began in [t0, t1), by begin time. Asked once per member, and
+    // let go before the next member's: a span is judged with one session's frames in memory
+    // (the orchestrator reads them from the run's database, the report from its scan).
+    std::function<std::vector<FrameRecord>(uint32_t id, int64_t t0, int64_t t1)> frames;
     // What a launcher saw of a session (core/endpoint.h); empty or nullptr: not launched.
     std::function<const EndpointSeries*(uint32_t id)> endpoint;
     // GPU memory over [t0, t1) against a bound; empty: no GPU memory sampling at all.

@@ -12,32 +12,47 @@ double active_seconds(const std::vector<FrameRecord>& frames) {
     return double(ns) * 1e-9;
 }
 
+SessionFigures session_figures(const SessionWindow& s) {
+    SessionFigures f;
+    f.id = s.id;
+    f.profile = s.profile;
+    f.failure = s.failure;
+    f.model_open_ms = s.model_open_ms;
+    f.summary = stats::summarize(s.frames, active_seconds(s.frames));
+    if (s.failure.empty() && s.sla) {
+        f.violations = sla_violations(f.summary, *s.sla);
+        if (s.sla->model_open_ms > 0 && s.model_open_ms > s.sla->model_open_ms)  // NaN: not reported, not held against it
+            f.violations.push_back(std::to_string(int64_t(std::lround(s.model_open_ms))) + " ms model open > " +
+                                   std::to_string(int64_t(std::lround(s.sla->model_open_ms))) + " ms");
+    }
+    if (s.endpoint) {
+        f.endpoint = endpoint_figures(s.frames, s.endpoint->arrivals, s.endpoint->ssim, s.span_s, s.t1_ns);
+        if (s.failure.empty() && s.sla)
+            for (auto& x : endpoint_violations(*f.endpoint, *s.sla)) f.violations.push_back(std::move(x));
+    }
+    return f;
+}
+
 StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed) {
+    std::vector<SessionFigures> members;
+    members.reserve(sessions.size());
+    for (const auto& s : sessions) members.push_back(session_figures(s));
+    return judge_figures(target, std::move(members), failures_allowed);
+}
+
+StepVerdict judge_figures(uint32_t target, std::vector<SessionFigures> members, uint32_t failures_allowed) {
     StepVerdict v;
     v.target = target;
+    const size_t member_count = members.size();
     std::vector<double> fps, p95;
     bool any_latency = false;
-    for (const auto& s : sessions) {
-        SessionFigures f;
-        f.id = s.id;
-        f.profile = s.profile;
-        f.failure = s.failure;
-        f.model_open_ms = s.model_open_ms;
-        f.summary = stats::summarize(s.frames, active_seconds(s.frames));
-        if (!s.failure.empty()) {
+    for (auto& f : members) {
+        if (!f.failure.empty()) {
             ++v.failures;
-            ++v.failures_by_reason[s.failure];
-        } else if (s.sla) {
-            f.violations = sla_violations(f.summary, *s.sla);
-            if (s.sla->model_open_ms > 0 && s.model_open_ms > s.sla->model_open_ms)  // NaN: not reported, not held against it
-                f.violations.push_back(std::to_string(int64_t(std::lround(s.model_open_ms))) + " ms model open > " +
-                                       std::to_string(int64_t(std::lround(s.sla->model_open_ms))) + " ms");
+            ++v.failures_by_reason[f.failure];
         }
-        if (s.endpoint) {
-            f.endpoint = endpoint_figures(s.frames, s.endpoint->arrivals, s.endpoint->ssim, s.span_s, s.t1_ns);
+        if (f.endpoint) {
             ++v.launched;
-            if (s.failure.empty() && s.sla)
-                for (auto& x : endpoint_violations(*f.endpoint, *s.sla)) f.violations.push_back(std::move(x));
             const auto worst = [](double& w, double x, bool low) {
                 if (std::isnan(x)) return;
                 w = std::isnan(w) ? x : low ? std::min(w, x) : std::max(w, x);
@@ -89,8 +104,8 @@ StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sess
         }
         v.reasons.push_back(r + "), " + std::to_string(failures_allowed) + " allowed");
     }
-    if (sessions.size() < target)
-        v.reasons.push_back("only " + std::to_string(sessions.size()) + " of " + std::to_string(target) +
+    if (member_count < target)
+        v.reasons.push_back("only " + std::to_string(member_count) + " of " + std::to_string(target) +
                             " sessions were running");
     for (const auto& f : v.sessions)
         if (!f.violations.empty()) v.reasons.push_back(session_reason(f.id, f.violations));

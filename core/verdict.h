@@ -66,6 +66,13 @@ double active_seconds(const std::vector<FrameRecord>& frames);
 // `target`: the sessions the step runs with; fewer members than that fail it.
 StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed);
 
+// judge_window in its two halves, so a caller can judge one member at a time and let its frames
+// go before the next (core::judge_span: memory for one session's span, not every session's).
+// One member's figures over its window: summary, SLA and model-open violations, endpoint figures.
+SessionFigures session_figures(const SessionWindow& s);
+// The span's verdict from its members' figures, in member order.
+StepVerdict judge_figures(uint32_t target, std::vector<SessionFigures> members, uint32_t failures_allowed);
+
 // A session's reason names it "session ID: ..."; these are the one place that text is made and read.
 std::string session_reason(uint32_t id, const std::vector<std::string>& violations);
 // The reason with its session number moved by `shift` (seatmark merge renumbers each host's

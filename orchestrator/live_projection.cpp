@@ -70,7 +70,7 @@ core::LiveState project_live(const LiveView& v, int64_t t) {
         ls.software = s.software;
         ls.frames = s.frames.received;
         std::vector<FrameRecord> recent;
-        for (auto it = s.step_frames.rbegin(); it != s.step_frames.rend() && it->t_begin_ns >= t - span_ns; ++it)
+        for (auto it = s.live_frames.rbegin(); it != s.live_frames.rend() && it->t_begin_ns >= t - span_ns; ++it)
             recent.push_back(*it);
         auto sum = stats::summarize(recent, core::active_seconds(recent));
         ls.fps = recent.empty() ? NAN : sum.fps;
@@ -124,7 +124,7 @@ core::LiveState project_live(const LiveView& v, int64_t t) {
 
 std::vector<core::LiveFrame> project_frames(const Session& s, uint64_t since, size_t max) {
     std::vector<core::LiveFrame> out;
-    const auto& f = s.step_frames;
+    const auto& f = s.live_frames;
     size_t first = f.size();
     while (first > 0 && f.size() - first < max && f[first - 1].seq >= since) --first;
     for (size_t i = first; i < f.size(); ++i)

@@ -37,7 +37,8 @@ core::LiveState project_live(const LiveView& v, int64_t now_ns);
 // A session's state as the live API names it: starting, running, stopping, or its end reason.
 std::string live_session_state(const Session& s);
 
-// Up to `max` of the session's newest frames of this step with seq >= since, oldest first.
+// Up to `max` of the session's newest frames of this step with seq >= since, oldest first, among
+// those it keeps live (Session::live_frames: the last 10 s, at most 10000).
 std::vector<core::LiveFrame> project_frames(const Session& s, uint64_t since, size_t max);
 
 }  // namespace seatmark::orchestrator

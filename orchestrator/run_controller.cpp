@@ -253,6 +253,7 @@ void Controller::maybe_done() {
         out_.note(why.empty() ? "the database says the run was aborted and why; what was committed before is kept"
                               : "could not record the abort either (" + why + "); the file reads as a run that did not finish");
     }
+    frame_reader_.reset();  // after the writer closed (see its declaration)
     live_event(core::RunEndEvent{std::string(store::to_string(final_status_)), db_path_});
     if (opts_.live) opts_.live->finished();
     server_->close();

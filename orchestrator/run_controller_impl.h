@@ -35,6 +35,7 @@
 #include "common/exit_codes.h"
 #include "common/self_exe.h"
 #include "store/abort_marker.h"
+#include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "orchestrator/asio_timing.h"
 #include "orchestrator/asset_check.h"
@@ -151,7 +152,7 @@ private:
     void finalize(Session& s);
     void sample();
     void open_sampler();
-    core::StepVerdict judge(const StepContext& s, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check = nullptr) const;
+    core::StepVerdict judge(const StepContext& s, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check = nullptr);
     void store_verdict(const StepContext& s, int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v,
                        int64_t judged_ns);
     core::MaxDensity density() const;
@@ -182,6 +183,16 @@ private:
     std::unique_ptr<StepPlanner> own_planner_;  // the plan's (orchestrator/adaptive_planner.h) unless opts.planner
     StepPlanner& planner_;
     StepMachine machine_;
+    // The judge reads a span's frames back from the run's database (Controller::judge). Declared
+    // before store_ so it closes after the writer: closing a descriptor of the file drops the fcntl
+    // locks SQLite holds on it in this process (store/writer_lock.h).
+    std::unique_ptr<store::StoreReader> frame_reader_;
+    struct Judged {
+        int64_t step_started_ns = 0, t0 = 0, t1 = 0;
+        core::StepVerdict verdict;
+        core::GpuMemoryCheck gpu;
+    };
+    std::optional<Judged> last_judged_;  // a one-window step's pooled span is that window: judged once
     std::unique_ptr<store::StoreWriter> store_;
     store::HostInfo host_;  // this host's row; completed by the first HELLO
     std::unique_ptr<TelemetryServer> server_;

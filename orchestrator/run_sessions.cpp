@@ -80,9 +80,9 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
             // Only the status line reads these (quiet: nobody, so they are not collected).
             if (r.interval_ns >= 0 && !opts_.quiet) recent_intervals_.push_back(double(r.interval_ns) * 1e-6);
             s.last_frame_begin_ns = std::max(s.last_frame_begin_ns, r.t_begin_ns);
+            s.live_frames.add(r);
         }
         s.recent_frames += f->frames.size();
-        s.step_frames.insert(s.step_frames.end(), f->frames.begin(), f->frames.end());
         store_->add_frames(static_cast<int>(id), std::move(f->frames));
     } else if (auto* hb = std::get_if<wire::Heartbeat>(&m)) {
         s.frames.heartbeat_count = hb->frames_emitted;

@@ -48,7 +48,8 @@ void SpawnSource::kill_all() {
 
 void Controller::step_begun(const StepContext& st, size_t planned_steps) {
     step_failures_.clear();
-    for (Session* s : table_.all()) s->step_frames.clear();
+    for (Session* s : table_.all()) s->live_frames.clear();  // the live API serves the current step's
+    last_judged_.reset();
     store_->add_event({st.started_ns, std::nullopt, "step-begin",
                        "step " + std::to_string(st.index + 1) + " of " + std::to_string(planned_steps) + ": " +
                            std::to_string(st.target) + " sessions"});
@@ -99,24 +100,57 @@ void Controller::run_over(bool ok, const std::string& detail) {
     stop_everything(opts_.pool ? store::RunStatus::degraded : store::RunStatus::aborted);
 }
 
-core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check) const {
+core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check) {
+    if (last_judged_ && last_judged_->step_started_ns == st.started_ns && last_judged_->t0 == t0 && last_judged_->t1 == t1) {
+        if (gpu_check) *gpu_check = last_judged_->gpu;
+        return last_judged_->verdict;  // the report, too, judges a one-window step's frames once
+    }
     core::StepJudge j;
     j.target = st.target;
     j.step_start_ns = st.started_ns;
     j.shortfall = st.shortfall;
     j.default_sla = plan_.default_sla;
     j.sla_for = [this](const std::string& profile) -> const Sla& { return plan_.sla_for(profile); };
-    j.frames = [this](uint32_t id, int64_t a, int64_t b) -> std::span<const FrameRecord> {
-        const auto& f = table_.find(id)->step_frames;  // by begin time (frames arrive in seq order)
-        auto lo = std::lower_bound(f.begin(), f.end(), a, [](const FrameRecord& r, int64_t t) { return r.t_begin_ns < t; });
-        auto hi = std::lower_bound(lo, f.end(), b, [](const FrameRecord& r, int64_t t) { return r.t_begin_ns < t; });
-        return {f.data() + (lo - f.begin()), static_cast<size_t>(hi - lo)};
+    // A span's frames are read back from the run's database, one member at a time, as the report
+    // reads them: the orchestrator keeps no frames of its own beyond the live view's last seconds,
+    // so its memory does not grow with the window. The span is judged once every running session's
+    // telemetry passed its end, and every frame received was queued for the store on arrival: once
+    // the queue is committed, the database holds every frame the report will judge.
+    std::string read_error;
+    try {
+        store_->flush();
+        if (!frame_reader_) frame_reader_ = std::make_unique<store::StoreReader>(db_path_);
+    } catch (const std::exception& e) {
+        read_error = e.what();
+    }
+    j.frames = [this, &read_error](uint32_t id, int64_t a, int64_t b) -> std::vector<FrameRecord> {
+        if (!read_error.empty()) return {};
+        try {
+            return frame_reader_->frames_in(static_cast<int>(id), a, b);
+        } catch (const std::exception& e) {
+            read_error = e.what();
+            return {};
+        }
     };
     j.endpoint = [this](uint32_t id) { return source_.endpoint(id); };
     if (const GpuTelemetry* gpu = sampler_->gpu())
         j.gpu_memory = [gpu](int64_t a, int64_t b, double limit) { return gpu->check_memory(a, b, limit); };
     const auto sp = table_.spans();
-    return core::judge_span(j, sp, t0, t1, gpu_check);
+    core::GpuMemoryCheck gpu;
+    core::StepVerdict v = core::judge_span(j, sp, t0, t1, &gpu);
+    if (!read_error.empty()) {
+        // Without its frames the span cannot be judged: the run stops as after any store failure.
+        v.pass = false;
+        v.reasons.insert(v.reasons.begin(), "its frames could not be read back from the database: " + read_error);
+        if (store_failure_.empty()) {
+            store_failure_ = "reading frames back to judge: " + read_error;
+            out_.note("the database failed (" + store_failure_ + "): stopping every session now; the run is aborted");
+            stop_everything(store::RunStatus::aborted);
+        }
+    }
+    if (gpu_check) *gpu_check = gpu;
+    last_judged_ = Judged{st.started_ns, t0, t1, v, gpu};
+    return v;
 }
 
 void Controller::store_verdict(const StepContext& st, int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v,

@@ -19,6 +19,7 @@
 #include "common/frame_record.h"
 #include "core/sla.h"
 #include "core/step_rules.h"
+#include "orchestrator/recent_frames.h"
 #include "orchestrator/session_process.h"
 #include "store/records.h"
 
@@ -79,7 +80,9 @@ struct Session {
     std::optional<double> model_open_ms;  // from the model-open event or BYE
     std::optional<double> low1_mangohud_fps;  // BYE: MangoHud's "1% Min FPS" over the whole session
 
-    std::vector<FrameRecord> step_frames;  // since the current step started, in arrival (= seq) order
+    // The newest frames of the current step, for the live view only (bounded: recent_frames.h);
+    // the judge reads a span's frames from the database.
+    RecentFrames live_frames;
     uint64_t recent_frames = 0;            // since the last status line
     // Per-process figures from the host sampler.
     double cpu_s = -1, cpu_pct = NAN;

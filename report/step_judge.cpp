@@ -70,7 +70,10 @@ void judge_steps(std::vector<StepAnalysis>& steps, const JudgeInputs& in) {
         judge.shortfall = s.shortfall;
         judge.default_sla = in.default_sla;
         judge.sla_for = in.sla_for;
-        judge.frames = [&](uint32_t id, int64_t t0, int64_t t1) { return frames_between(in.frames, int(id), t0, t1); };
+        judge.frames = [&](uint32_t id, int64_t t0, int64_t t1) {
+            auto f = frames_between(in.frames, int(id), t0, t1);
+            return std::vector<FrameRecord>(f.begin(), f.end());
+        };
         if (in.endpoint)
             judge.endpoint = [&](uint32_t id) -> const core::EndpointSeries* {
                 auto it = in.endpoint->find(int(id));

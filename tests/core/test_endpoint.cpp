@@ -98,7 +98,7 @@ TEST_CASE("endpoint SLA keys: parsed with file:line, judged only for launched se
     lenient.p95_interval_ms = 1000;
     lenient.low1_fps = 0;
     j.sla_for = [&](const std::string&) -> const Sla& { return lenient; };
-    j.frames = [&](uint32_t, int64_t, int64_t) { return std::span<const FrameRecord>(frames); };
+    j.frames = [&](uint32_t, int64_t, int64_t) { return frames; };
     j.endpoint = [&](uint32_t id) -> const EndpointSeries* { return id == 1 ? &half : nullptr; };
     const StepVerdict v = judge_span(j, spans, 1'000'000'000, 2'500'000'000);
     CHECK_FALSE(v.pass);
