@@ -126,6 +126,9 @@ void Controller::open_store() {
     store::StoreOptions so;
     so.overwrite = opts_.overwrite_db;
     store_ = std::make_unique<store::StoreWriter>(store::StoreWriter::open(db_path_, so));
+    // The judge's read-back connection, opened once for the whole run (its descriptors are there
+    // from the start, not added at the first judgement).
+    frame_reader_ = std::make_unique<store::StoreReader>(db_path_);
     store::RunInfo ri;
     ri.plan_text = plan_.text;
     ri.plan_path = plan_.source;

@@ -119,7 +119,7 @@ core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t
     std::string read_error;
     try {
         store_->flush();
-        if (!frame_reader_) frame_reader_ = std::make_unique<store::StoreReader>(db_path_);
+        if (!frame_reader_) throw std::runtime_error("no connection to read them back (the run's store is closed)");
     } catch (const std::exception& e) {
         read_error = e.what();
     }
