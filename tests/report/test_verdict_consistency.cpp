@@ -81,7 +81,10 @@ TEST_CASE("stored and recomputed verdicts agree: a session killed inside a measu
     BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
     // The first window of the first step has begun (its steps row appears when it starts).
     int64_t victim = 0;
-    REQUIRE(wait_until(120, [&] {
+    // A run that ended before its window (a session that could not start, say) fails here with
+    // what it printed, instead of waiting out the 120 s.
+    const bool seen = wait_until(120, [&] {
+        if (!run.running()) return true;
         try {
             store::StoreReader db(dir.file("run.db"));
             bool measuring = false;
@@ -93,7 +96,13 @@ TEST_CASE("stored and recomputed verdicts agree: a session killed inside a measu
         } catch (...) {
             return false;
         }
-    }));
+    });
+    if (victim == 0) {
+        auto early = run.wait(30);
+        INFO("the run ended before its first window: exit " << early.exit_code << "\n" << early.out << early.err);
+        REQUIRE(seen);
+        REQUIRE(victim > 0);
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // inside the 3 s window
     signal_process(victim, SIGKILL);
     auto r = run.wait(240);
