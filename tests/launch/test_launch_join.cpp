@@ -5,7 +5,9 @@
 // endpoint figures stored; a wrong password, a host that refuses, a connection cut and a
 // session killed inside its desktop are recorded with their reasons while the run goes on; the
 // live API shows the endpoint figures while the window runs, the SLA judges them and the report
-// shows them. Kept short (one step, an 8 s window): RDP on two cores is slow.
+// shows them. Kept short (one step, a 20 s window): RDP on two cores is slow. The window is long
+// enough that both logons show their endpoint figures and the faults land inside it even when the
+// machine is busy with other tests (with 8 s, CI once saw it close before P's session showed its figures).
 #include <doctest/doctest.h>
 
 #include <boost/asio/io_context.hpp>
@@ -97,7 +99,7 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
         const auto &u1 = users[0], &u2 = users[1], &u3 = users[2];
         write_file(dir.file("plan.toml"),
                    "name = \"rdp\"\n[run]\nsessions = \"join\"\njoin_timeout = \"60s\"\nstop = \"max\"\n"
-                   "[steps]\nlist = [2]\nsettle = \"2s\"\nwindow = \"8s\"\n[[mix]]\nprofile = \"ci-tiny\"\n"
+                   "[steps]\nlist = [2]\nsettle = \"2s\"\nwindow = \"20s\"\n[[mix]]\nprofile = \"ci-tiny\"\n"
                    // Host-side bounds loose enough to pass here; one endpoint bound no RDP link meets
                    // (a 0.01 ms render-to-arrival p95), so the verdict shows the endpoint figures judged.
                    "[sla]\nfailures = 1\np95_interval_ms = 10000\nlow1_fps = 0\nlatency_p95_ms = 10000\nstutter_pct = 100\n"
@@ -111,10 +113,12 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
         write_file(dir.file("b"), u1.name + ":" + u1.password + "\n");
         TcpProxy proxy(RdpHost::port);
         // SSIM references: P reads the sessions' folder; A asks each session for them through the run.
-        auto launcher = [&](const std::string& users_file, int rdp_port, const char* name, bool folder) {
+        // A's logon timeout decides its wrong password, so it stays short; P's only has to succeed.
+        auto launcher = [&](const std::string& users_file, int rdp_port, const char* name, bool folder,
+                            const char* logon_timeout = "6s") {
             auto argv = seatmark_argv({"launch", "--rdp", "127.0.0.1:" + std::to_string(rdp_port), "--users", users_file,
                                        "--join", addr, "--token-file", token, "--host-name", name, "--session-host",
-                                       hostname(), "--size", "640x480", "--ignore-certificate", "--logon-timeout", "6s",
+                                       hostname(), "--size", "640x480", "--ignore-certificate", "--logon-timeout", logon_timeout,
                                        "--reference-every", "10", "--retry-for", "30s"});
             if (folder) {
                 argv.push_back("--references");
@@ -123,7 +127,7 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
             return argv;
         };
         // P and B join first, so each is asked for a logon whatever their order; A after them.
-        BackgroundProcess lp(launcher(dir.file("p"), proxy.port(), "lab-p", true));
+        BackgroundProcess lp(launcher(dir.file("p"), proxy.port(), "lab-p", true, "20s"));
         BackgroundProcess lb(launcher(dir.file("b"), 1, "lab-b", true));
         REQUIRE(wait_until(30, [&] { return poll(db, "SELECT count(*) FROM events WHERE kind = 'launcher-joined'") == "2"; }));
         BackgroundProcess la(launcher(dir.file("a"), RdpHost::port, "lab-a", false));
@@ -141,7 +145,7 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
                         read_if_there(host.home(u1) + "/session.log") << read_if_there(host.home(u2) + "/session.log"));
         // Live: each launched session's endpoint object (its logon's user and launcher, arrivals).
         nlohmann::json live;
-        const bool live_ok = wait_until(15, [&] {
+        const bool live_ok = wait_until(40, [&] {
             const auto r = http_get(live_port, "/api/v1/state");
             if (r.status != 200) return false;
             live = nlohmann::json::parse(r.body, nullptr, false);
@@ -155,6 +159,9 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
             return seen == 2;
         });
         INFO(live.dump());
+        if (!live_ok)  // what the run and the launchers said, to tell a slow logon from a lost one
+            MESSAGE("run: " << run.err_so_far() << "\nlab-a: " << la.err_so_far() << "\nlab-p: " << lp.err_so_far()
+                            << "\nlab-b: " << lb.err_so_far());
         CHECK(live_ok);
         // As the monitor reads it (core::state_from_json, monitor/live_source.cpp): each session's
         // RDP user, launcher, codec and logon time beside its own FPS.
@@ -173,14 +180,14 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
             }
             CHECK(launched == 2);
         }
-        // The faults go mid-window: 3 s of the 8 s window measured first, so both sessions have
+        // The faults go mid-window: 3 s of the 20 s window measured first, so both sessions have
         // endpoint figures in it to judge.
         CHECK(wait_until(30, [&] {
             const auto r = http_get(live_port, "/api/v1/state");
             const auto j = nlohmann::json::parse(r.body, nullptr, false);
             if (r.status != 200 || j.is_discarded() || !j.contains("step")) return false;
             const auto& st = j["step"];
-            return st.value("phase", "") == "measuring" && st["phase_left_s"].is_number() && st["phase_left_s"].get<double>() <= 5.0;
+            return st.value("phase", "") == "measuring" && st["phase_left_s"].is_number() && st["phase_left_s"].get<double>() <= 17.0;
         }));
         proxy.cut();  // u2's RDP connection goes away; its session renders on
         // Once the run has recorded that logon's end, u1's session dies inside its desktop.
