@@ -1,6 +1,7 @@
 #include "import/pack_run.h"
 
 #include <chrono>
+#include <memory>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -57,18 +58,18 @@ PackSummary pack_models(const PackOptions& o) {
     auto t = std::chrono::steady_clock::now();
     ImportedModel all;
     all.y_up = true;  // each input is turned Y-up as it is merged
-    XXH3_state_t* h = XXH3_createState();
-    XXH3_64bits_reset(h);
+    // Owned, so a model that fails to import (an exception) does not leak it (ASan found that).
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> h(XXH3_createState(), &XXH3_freeState);
+    XXH3_64bits_reset(h.get());
     for (const auto& in : o.inputs) {
         say("reading " + in);
         ImportedModel m = import_file(in, o.cad, say);
         const uint64_t fh = file_xxh3(in);
-        XXH3_64bits_update(h, &fh, sizeof fh);
+        XXH3_64bits_update(h.get(), &fh, sizeof fh);
         const bool y_up = o.up == "y" || (o.up == "auto" && m.y_up);
         merge(all, std::move(m), y_up);
     }
-    s.source_xxh3 = XXH3_64bits_digest(h);
-    XXH3_freeState(h);
+    s.source_xxh3 = XXH3_64bits_digest(h.get());
     s.import_s = since(t);
 
     t = std::chrono::steady_clock::now();

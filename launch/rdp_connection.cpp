@@ -231,6 +231,8 @@ void RdpConnection::connect() {
     freerdp* instance = impl_->ctx->instance;
     if (!freerdp_connect(instance)) {
         const UINT32 e = freerdp_get_last_error(impl_->ctx);
+        // A connection that failed after post_connect set up the GDI gets no PostDisconnect.
+        if (instance->context->gdi) gdi_free(instance);
         throw RdpError(classify(e), "RDP connection to " + peer() + " failed: " + freerdp_get_last_error_string(e) +
                                         " (" + freerdp_get_last_error_name(e) + ")");
     }
@@ -245,8 +247,11 @@ void RdpConnection::pump(int timeout_ms) {
     if (WaitForMultipleObjects(n, handles, FALSE, static_cast<DWORD>(timeout_ms)) == WAIT_FAILED)
         throw RdpError(RdpFault::protocol, "RDP connection to " + peer() + ": waiting for events failed");
     if (!freerdp_check_event_handles(impl_->ctx) || freerdp_shall_disconnect(impl_->ctx->instance)) {
-        connected_ = false;
         const UINT32 e = freerdp_get_last_error(impl_->ctx);
+        // The server or the network ended it: close our side too, which runs PostDisconnect (the
+        // GDI's buffers) and closes the socket; before, only a disconnect we asked for did (ASan).
+        freerdp_disconnect(impl_->ctx->instance);
+        connected_ = false;
         const bool logoff = e == FREERDP_ERROR_LOGOFF_BY_USER || e == FREERDP_ERROR_RPC_INITIATED_LOGOFF;
         throw RdpError(logoff ? RdpFault::logged_off : RdpFault::cut, "RDP connection to " + peer() + " ended by the server or the network" +
                                           (e ? std::string(": ") + freerdp_get_last_error_string(e) : std::string()));
