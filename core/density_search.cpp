@@ -112,6 +112,17 @@ ProbeDecision decide_probe(std::span<const StepVerdict> windows,
     }
     if (loads.empty()) return d;
     MeanInterval ci = t_interval_95(loads);
+    // Windows' figures are quantised (past the knee, frame intervals come in scheduler ticks), so
+    // two windows can read the very same p95 and give an interval of no width, deciding on two
+    // windows what a third would have left open (seen once: 62.0 and 62.0 ms, a fail where the
+    // ramp passed that count). The spread of a window's load is taken to be at least a floor
+    // (load_sd_floor, the one place), well under the 5-8 % the windows of bench_adaptive spread by.
+    if (loads.size() >= 2) {
+        const double n = double(loads.size());
+        const double half = t_quantile_975(int(loads.size()) - 1) * load_sd_floor * std::fabs(ci.mean) / std::sqrt(n);
+        ci.lo = std::min(ci.lo, ci.mean - half);
+        ci.hi = std::max(ci.hi, ci.mean + half);
+    }
     d.mean = ci.mean, d.lo = ci.lo, d.hi = ci.hi;
     const std::string figures = fmt("SLA load %.3f (95 %% CI %.3f-%.3f", ci.mean, ci.lo, ci.hi) + ") over " +
                                 std::to_string(loads.size()) + (loads.size() == 1 ? " window" : " windows");

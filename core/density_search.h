@@ -48,6 +48,11 @@ struct WindowLoad {
 
 WindowLoad window_load(const StepVerdict& v, const std::function<const Sla&(const std::string&)>& sla_for);
 
+// The least spread (standard deviation, as a share of the mean load) a probe's windows are taken
+// to have: a floor under the confidence interval, since equal figures from two windows say the
+// figure is quantised, not that it is exact.
+inline constexpr double load_sd_floor = 0.01;
+
 struct ProbeDecision {
     ProbeState state = ProbeState::more;
     int windows = 0;

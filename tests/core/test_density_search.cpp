@@ -83,6 +83,23 @@ TEST_CASE("a probe passes or fails once the load's interval lies on one side of 
     CHECK(u.detail.find("max_repeats 3") != std::string::npos);
 }
 
+TEST_CASE("two windows with the same figure do not give an interval of no width") {
+    // 62.0 and 62.0 ms against 60 ms (load 1.033): without a floor the interval would be
+    // [1.033, 1.033] and the probe a fail on two windows; with it the probe measures on.
+    Sla tight;
+    tight.p95_interval_ms = 60;
+    auto tight_for = [&](const std::string&) -> const Sla& { return tight; };
+    std::vector<StepVerdict> same = {window(4, 62), window(4, 62)};
+    for (auto& v : same) v.pass = false;
+    ProbeDecision d = decide_probe(same, tight_for, 2, 6);
+    CHECK(d.state == ProbeState::more);
+    CHECK(d.lo < 1);
+    CHECK(d.hi > d.mean);
+    // Far from the bound, equal windows still decide at once.
+    std::vector<StepVerdict> far = {window(4, 20), window(4, 20)};
+    CHECK(decide_probe(far, sla_for, 2, 6).state == ProbeState::pass);
+}
+
 TEST_CASE("a window failed by a session crash or the GPU memory bound decides a fail at once") {
     StepVerdict w = window(3, 20);
     w.pass = false;
