@@ -11,6 +11,7 @@
 #include "core/step_rules.h"
 #include "core/verdict.h"
 #include "store/frame_block.h"
+#include "store/frame_row.h"
 #include "store/schema.h"
 #include "store/store_reader.h"
 #include "store/verdict_row.h"
@@ -84,8 +85,7 @@ void MergeWriter::exec_counted(const std::string& sql, int64_t off, int64_t shif
 void MergeWriter::copy_frames(const std::string& path, int64_t off, int64_t shift, int64_t* count) {
     Db src = open_read_only(path);
     Stmt q(src,
-           "SELECT session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags,"
-           " begin_interval_ns, t_present_ns FROM frames ORDER BY rowid",
+           std::string("SELECT session_id, ") + frame_row_columns + " FROM frames ORDER BY rowid",
            "reading frames");
     cmd::AddFrames block{-1, {}};
     auto put = [&] {
@@ -99,22 +99,12 @@ void MergeWriter::copy_frames(const std::string& path, int64_t off, int64_t shif
             put();
             block.session_id = static_cast<int>(session);
         }
-        FrameRecord f;
-        f.seq = static_cast<uint64_t>(q.col_int(1));
-        const int64_t present = q.col_int(11);
-        if (__builtin_add_overflow(q.col_int(2), off, &f.t_begin_ns) ||
-            (present != 0 && __builtin_add_overflow(present, off, &f.t_present_ns)))
+        FrameRecord f = frame_row(q, 1);
+        // Moved into this file's time base; 0 in t_present_ns means not stamped (files from before it).
+        if (__builtin_add_overflow(f.t_begin_ns, off, &f.t_begin_ns) ||
+            (f.t_present_ns != 0 && __builtin_add_overflow(f.t_present_ns, off, &f.t_present_ns)))
             throw InputError(path + ": frame " + std::to_string(f.seq) + " of session " + std::to_string(q.col_int(0)) +
                              ": its time stamps overflow when moved by the host's clock offset: the file is damaged");
-        f.cpu_ns = q.col_int(3);
-        f.gpu_ns = q.col_int(4);
-        f.interval_ns = q.col_int(5);
-        f.latency_ns = q.col_int(6);
-        f.stretch = static_cast<uint32_t>(q.col_int(7));
-        f.mode = static_cast<uint16_t>(q.col_int(8));
-        f.flags = static_cast<uint16_t>(q.col_int(9));
-        f.begin_interval_ns = q.col_int(10);
-        if (present == 0) f.t_present_ns = 0;  // 0: not stamped (files from before it existed)
         block.frames.push_back(f);
     }
     put();

@@ -6,30 +6,12 @@
 #include <cstdio>
 
 #include "common/errors.h"
+#include "store/frame_row.h"
 #include "store/schema.h"
 
 namespace seatmark::store {
 
 namespace {
-
-constexpr const char* frame_columns =
-    "seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags, begin_interval_ns, t_present_ns";
-
-FrameRecord frame_of(const Stmt& s) {
-    FrameRecord f;
-    f.seq = static_cast<uint64_t>(s.col_int(0));
-    f.t_begin_ns = s.col_int(1);
-    f.cpu_ns = s.col_int(2);
-    f.gpu_ns = s.col_int(3);
-    f.interval_ns = s.col_int(4);
-    f.latency_ns = s.col_int(5);
-    f.stretch = static_cast<uint32_t>(s.col_int(6));
-    f.mode = static_cast<uint16_t>(s.col_int(7));
-    f.flags = static_cast<uint16_t>(s.col_int(8));
-    f.begin_interval_ns = s.col_int(9);
-    f.t_present_ns = s.col_int(10);
-    return f;
-}
 
 std::optional<int> opt_int(const std::optional<int64_t>& v) {
     return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
@@ -307,21 +289,21 @@ std::vector<SessionRow> StoreReader::sessions() const {
 }
 
 std::vector<FrameRecord> StoreReader::frames(int session_id) const {
-    Stmt s(db_, std::string("SELECT ") + frame_columns + " FROM frames WHERE session_id = ?1 ORDER BY seq",
+    Stmt s(db_, std::string("SELECT ") + frame_row_columns + " FROM frames WHERE session_id = ?1 ORDER BY seq",
            "reading frames");
     s.bind_int(1, session_id);
     std::vector<FrameRecord> out;
-    while (s.step()) out.push_back(frame_of(s));
+    while (s.step()) out.push_back(frame_row(s));
     return out;
 }
 
 std::vector<FrameRecord> StoreReader::frames_in(int session_id, int64_t t0, int64_t t1) const {
-    Stmt s(db_, std::string("SELECT ") + frame_columns +
+    Stmt s(db_, std::string("SELECT ") + frame_row_columns +
                     " FROM frames WHERE session_id = ?1 AND t_begin_ns >= ?2 AND t_begin_ns < ?3 ORDER BY seq",
            "reading frames");
     s.bind_int(1, session_id).bind_int(2, t0).bind_int(3, t1);
     std::vector<FrameRecord> out;
-    while (s.step()) out.push_back(frame_of(s));
+    while (s.step()) out.push_back(frame_row(s));
     return out;
 }
 
