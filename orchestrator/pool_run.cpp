@@ -18,6 +18,7 @@
 #include "orchestrator/pool_coordinator.h"
 #include "orchestrator/pool_live.h"
 #include "orchestrator/pool_startup.h"
+#include "orchestrator/pool_transfer.h"
 #include "store/merge.h"
 #include "store/store_reader.h"
 
@@ -132,16 +133,32 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
         say(args, rank, "rank 0 was lost: this host's database stays at " + r.db_path +
                             "; merge the survivors' files with `seatmark merge`");
     } else if (rank != 0) {
-        send_database(comm, view, r.db_path, sync);
+        const std::string problem = send_database(comm, r.db_path, sync);
+        if (!problem.empty())
+            say(args, rank, "this host's database did not reach rank 0: " + problem + "; it stays at " + r.db_path +
+                                "; merge it with `seatmark merge`");
         wait_bye(comm, sync + 60);
+        if (!problem.empty()) {
+            // A send left unfinished would hold MPI_Finalize: the file is saved, end here.
+            std::fflush(nullptr);
+            comm.abandon();
+            ::_exit(exit_code::failure);
+        }
     } else {
         std::vector<std::string> files = {r.db_path};
         const std::string parts = merged + ".hosts";
         fs::create_directories(parts);
-        for (int k = 1; k < size; ++k) {
-            if (view.members[static_cast<size_t>(k)].lost) continue;
-            std::string got = fs::path(parts) / (view.members[static_cast<size_t>(k)].host + ".db");
-            if (receive_database(comm, view, k, got, sync)) files.push_back(got);
+        std::vector<IncomingDatabase> in;
+        for (int k = 1; k < size; ++k)
+            if (!view.members[static_cast<size_t>(k)].lost)
+                in.push_back({k, fs::path(parts) / (view.members[static_cast<size_t>(k)].host + ".db"), ""});
+        receive_databases(comm, in, sync);
+        for (const auto& d : in) {
+            const std::string& h = view.members[static_cast<size_t>(d.from)].host;
+            if (d.problem.empty()) files.push_back(d.path);
+            else
+                say(args, rank, h + "'s database did not arrive: " + d.problem + "; the merge goes on without it (" + h +
+                                    " keeps its file, " + host_db_path(merged, h) + " on that host: `seatmark merge` it later)");
         }
         hub.drain_all(now_ns() + 2'000'000'000);  // the ranks' last summaries: none is left unreceived at MPI_Finalize
         store::MergeOptions mo;

@@ -171,34 +171,4 @@ std::vector<store::HostInfo> other_host_rows(const PoolView& view, int self) {
     return rows;
 }
 
-bool send_database(PoolComm& comm, const PoolView&, const std::string& path, double timeout_s) {
-    std::ifstream in(path, std::ios::binary);
-    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const uint64_t total = in ? data.size() : 0;
-    if (!comm.send(0, tag_db, &total, sizeof total, deadline_in(timeout_s))) return false;
-    for (uint64_t at = 0; at < total; at += db_chunk_bytes) {
-        const size_t n = static_cast<size_t>(std::min<uint64_t>(db_chunk_bytes, total - at));
-        if (!comm.send(0, tag_db, data.data() + at, n, deadline_in(timeout_s))) return false;
-    }
-    return true;
-}
-
-bool receive_database(PoolComm& comm, const PoolView&, int from, const std::string& path, double timeout_s) {
-    auto head = comm.recv(from, tag_db, deadline_in(timeout_s));
-    if (!head || head->size() != sizeof(uint64_t)) return false;
-    uint64_t total;
-    std::memcpy(&total, head->data(), sizeof total);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    for (uint64_t got = 0; got < total;) {
-        auto chunk = comm.recv(from, tag_db, deadline_in(timeout_s));
-        if (!chunk) return false;
-        out.write(chunk->data(), static_cast<std::streamsize>(chunk->size()));
-        got += chunk->size();
-    }
-    out.close();
-    return total > 0 && static_cast<bool>(out);
-}
-
-void wait_bye(PoolComm& comm, double timeout_s) { comm.recv(0, tag_bye, deadline_in(timeout_s)); }
-
 }  // namespace seatmark::orchestrator

@@ -1,7 +1,8 @@
 #pragma once
 // A pool run's exchanges outside the steps: start-up (every rank's host name and asset check
 // to rank 0, its go / no-go back; clock offsets by ping-pong; the pool's table to every rank),
-// the other hosts' rows a host database records, and the databases' trip to rank 0 at the end.
+// the other hosts' rows a host database records. The databases' trip to rank 0 at the end:
+// orchestrator/pool_transfer.h.
 // Every exchange has a deadline (orchestrator/pool_comm.h).
 #include <string>
 #include <vector>
@@ -26,10 +27,5 @@ inline constexpr int clock_rounds = 16;
 // The rows host `self` records for the others: offsets into its own time base.
 std::vector<store::HostInfo> other_host_rows(const PoolView& view, int self);
 
-// Chunked transfer of a database file to rank 0 (MPI counts are int: 4 MiB chunks).
-inline constexpr size_t db_chunk_bytes = 4u << 20;
-bool send_database(PoolComm& comm, const PoolView& view, const std::string& path, double timeout_s);
-bool receive_database(PoolComm& comm, const PoolView& view, int from, const std::string& path, double timeout_s);
-void wait_bye(PoolComm& comm, double timeout_s);
 
 }  // namespace seatmark::orchestrator
