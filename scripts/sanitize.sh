@@ -4,6 +4,8 @@
 # tests start is instrumented too, so a report in a child fails the test that started it.
 # Leaks inside the system's graphics stack (Mesa, the Vulkan loader and layers, fontconfig), which
 # are not built with the sanitizers, are suppressed by scripts/lsan.supp; seatmark's own are not.
+# In this build no library is ever unloaded (cmake/keep_loaded.c), so a leak report names the
+# library it lies in.
 # The whole tree under ASan is long on 2 cores (~245 translation units); --only builds just the
 # named test folders and the libraries they link (not the seatmark binary: give only folders whose
 # tests do not run it, e.g. common,core,store,workloads) into build-asan-only/, and runs them.
