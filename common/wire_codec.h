@@ -210,11 +210,12 @@ struct Get {
     void list(std::vector<T>& v, const ListRule& rule, Each each) {
         uint32_t n = r.u32();
         if (!r.ok) return;
-        const std::string count = std::string(rule.what) + " count " + std::to_string(n);
+        // The error text is built only for an error (this runs for every FRAMES message).
+        auto count = [&] { return std::string(rule.what) + " count " + std::to_string(n); };
         if (rule.exact && r.left != uint64_t(n) * rule.entry_bytes)
-            return fail(count + " does not match payload " + std::to_string(payload) + " bytes");
+            return fail(count() + " does not match payload " + std::to_string(payload) + " bytes");
         if (n > rule.max || uint64_t(n) * rule.entry_bytes > r.left)
-            return fail(count + " does not fit its payload (at most " + std::to_string(rule.max) + ")");
+            return fail(count() + " does not fit its payload (at most " + std::to_string(rule.max) + ")");
         v.resize(n);
         for (T& e : v) {
             each(*this, e);

@@ -27,7 +27,9 @@ namespace seatmark::store {
 
 struct StoreOptions {
     bool overwrite = false;  // replace an existing file (refused while its writer is alive)
-    std::chrono::milliseconds commit_interval{100};  // longest time rows wait uncommitted
+    // Longest time rows wait uncommitted. A second: sessions send once a second, and each commit
+    // rewrites the partly filled last pages of the tables it touches (docs/store.md).
+    std::chrono::milliseconds commit_interval{1000};
     int64_t commit_rows = 20000;                      // or commit once this many rows are pending
     // Caps the file at this many pages (PRAGMA max_page_count; 0: no cap). Writing past it
     // fails like a full disk, which is how tests exercise the error path.
