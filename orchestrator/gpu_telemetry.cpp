@@ -47,9 +47,15 @@ GpuSnapshot GpuTelemetry::sample(int64_t t_ns, const std::vector<GpuClient>& cli
 }
 
 core::GpuMemoryCheck GpuTelemetry::check_memory(int64_t t0, int64_t t1, double limit_pct) const {
+    return memory_check()(t0, t1, limit_pct);
+}
+
+std::function<core::GpuMemoryCheck(int64_t, int64_t, double)> GpuTelemetry::memory_check() const {
     std::string why = backend_ == "software" ? "no GPU telemetry: sessions' share is process CPU time"
                                              : backend_ + " gave no device memory figures";
-    return core::check_gpu_memory(memory_, t0, t1, limit_pct, why);
+    return [points = memory_, why = std::move(why)](int64_t t0, int64_t t1, double limit_pct) {
+        return core::check_gpu_memory(points, t0, t1, limit_pct, why);
+    };
 }
 
 std::vector<store::SampleRow> gpu_sample_rows(const GpuSnapshot& s) {

@@ -3,6 +3,7 @@
 // here (NVML or DRM fdinfo, or none), the software backend beside it, the device
 // memory history the step verdict's GPU memory bound is judged on, and the
 // conversion of a sample into store rows (metric names: docs/store.md, samples).
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ public:
 
     // The GPU memory bound over [t0, t1), from the device memory samples taken so far.
     core::GpuMemoryCheck check_memory(int64_t t0, int64_t t1, double limit_pct) const;
+    // The same check over a copy of the samples taken so far, for the judge's thread
+    // (orchestrator/judge_worker.h) while this one goes on sampling.
+    std::function<core::GpuMemoryCheck(int64_t t0, int64_t t1, double limit_pct)> memory_check() const;
 
 private:
     GpuBackends backends_;

@@ -97,12 +97,20 @@ RunOutcome Controller::run() {
     // within 50 ms.
     // While a joined peer's clock is being measured, handlers run as data comes (a PONG is
     // stamped when it arrives): a burst is 8 round trips at a join and 4 every 10 s.
+    int64_t longest_pass_ns = 0, longest_pass_at = 0;
+    auto pass_took = [&](int64_t pass0) {
+        const int64_t took = now_ns() - pass0;
+        if (took > longest_pass_ns) longest_pass_ns = took, longest_pass_at = pass0;
+    };
     while (!io_.stopped()) {
+        const int64_t pass0 = now_ns();
         if (source_.prompt_io()) {
             io_.run_for(5ms);
+            pass_took(pass0);
             continue;
         }
         io_.poll();
+        pass_took(pass0);
         if (io_.stopped()) break;
         std::this_thread::sleep_for(50ms);
     }
@@ -119,6 +127,9 @@ RunOutcome Controller::run() {
     r.orchestrator_cpu_s = process_cpu_seconds() - cpu0;
     r.measured_cpu_s = measured_cpu_s_;
     r.measured_wall_s = measured_wall_s_;
+    r.longest_loop_pass_s = double(longest_pass_ns) * 1e-9;
+    r.longest_loop_pass_at_s = double(longest_pass_at - run_start_ns_) * 1e-9;
+    r.longest_judge_s = double(longest_judge_ns_) * 1e-9;
     return r;
 }
 
@@ -128,7 +139,8 @@ void Controller::open_store() {
     store_ = std::make_unique<store::StoreWriter>(store::StoreWriter::open(db_path_, so));
     // The judge's read-back connection, opened once for the whole run (its descriptors are there
     // from the start, not added at the first judgement).
-    frame_reader_ = std::make_unique<store::StoreReader>(db_path_);
+    frame_reader_ = opts_.span_frames ? opts_.span_frames(db_path_) : open_span_frames(db_path_);
+    judge_worker_ = std::make_unique<JudgeWorker>([w = store_.get()] { w->flush(); }, *frame_reader_);
     store::RunInfo ri;
     ri.plan_text = plan_.text;
     ri.plan_path = plan_.source;
@@ -220,12 +232,14 @@ void Controller::stop_everything(store::RunStatus status) {
     phase_ = Phase::stopping;
     stop_started_ns_ = now_ns();
     machine_.halt();
+    if (judging_) judge_worker_->cancel();  // judged() goes on with the stop when it returns
     source_.stop_all();
     maybe_done();
 }
 
 void Controller::maybe_done() {
     if (phase_ != Phase::stopping) return;
+    if (judging_) return;  // the judge's thread uses the store: judged() comes back here
     for (const Session* s : table_.all())
         if (s->state != SessionState::ended) return;
     phase_ = Phase::done;
@@ -256,6 +270,7 @@ void Controller::maybe_done() {
         out_.note(why.empty() ? "the database says the run was aborted and why; what was committed before is kept"
                               : "could not record the abort either (" + why + "); the file reads as a run that did not finish");
     }
+    judge_worker_.reset();
     frame_reader_.reset();  // after the writer closed (see its declaration)
     live_event(core::RunEndEvent{std::string(store::to_string(final_status_)), db_path_});
     if (opts_.live) opts_.live->finished();

@@ -17,6 +17,7 @@
 namespace seatmark::orchestrator {
 
 class SessionHost;
+class SpanFrames;
 
 // This host as one rank of a pool run (orchestrator/pool_run.h); the controller names itself
 // by it and records the other hosts' rows beside its own.
@@ -48,6 +49,9 @@ struct RunOptions {
     // (orchestrator/session_host.h); the source lives as long as the run.
     std::function<std::unique_ptr<SessionSource>(SessionHost&)> session_source;
     const PoolRunInfo* pool = nullptr;  // null: a single host
+    // Where the judge reads closed spans' frames (orchestrator/judge_worker.h), opened on the
+    // run's database once it exists; empty: a read-only connection of its own. Tests wrap it.
+    std::function<std::unique_ptr<SpanFrames>(const std::string& db_path)> span_frames;
 };
 
 struct StepOutcome {
@@ -68,6 +72,11 @@ struct RunOutcome {
     double measured_wall_s = 0;     // time inside measurement windows
     double measured_cpu_s = 0;      // this process's CPU time inside them (steady state: no spawning)
     std::string abort_cause;        // why the run stopped itself early (the database failed), "" otherwise
+    // The event loop's health: its longest single pass (handlers run back to back), and the
+    // longest judgement of a closed span (the store's commit, the read-back, the rules).
+    double longest_loop_pass_s = 0;
+    double longest_loop_pass_at_s = 0;  // when it began, from the run's start
+    double longest_judge_s = 0;
 };
 
 // Runs the plan to its end (or until Ctrl-C). Throws InputError for what must

@@ -43,6 +43,7 @@
 #include "orchestrator/gpu_telemetry.h"
 #include "orchestrator/host_sampler.h"
 #include "orchestrator/host_proc.h"
+#include "orchestrator/judge_worker.h"
 #include "orchestrator/live_projection.h"
 #include "orchestrator/run_dir.h"
 #include "orchestrator/run_output.h"
@@ -140,9 +141,9 @@ private:
     void window_closed(const StepContext& s, uint32_t repeat, int64_t ws, int64_t we) override;
     bool telemetry_past(int64_t t) const override;
     uint32_t step_failures() const override;
-    core::StepVerdict judge_window(const StepContext& s, uint32_t repeat, int64_t ws, int64_t we) override;
-    core::StepVerdict judge_step(const StepContext& s, int64_t t0, int64_t t1,
-                                 std::span<const core::StepVerdict> windows) override;
+    void judge_window(const StepContext& s, uint32_t repeat, int64_t ws, int64_t we, VerdictDone done) override;
+    void judge_step(const StepContext& s, int64_t t0, int64_t t1, std::span<const core::StepVerdict> windows,
+                    VerdictDone done) override;
     void step_decided(const StepContext& s, const std::string& why) override;
     void step_judged(const StepRecord& r, size_t planned_steps) override;
     void run_over(bool ok, const std::string& detail) override;
@@ -152,7 +153,15 @@ private:
     void finalize(Session& s);
     void sample();
     void open_sampler();
-    core::StepVerdict judge(const StepContext& s, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check = nullptr);
+    struct Judged {
+        int64_t step_started_ns = 0, t0 = 0, t1 = 0;
+        core::StepVerdict verdict;
+        core::GpuMemoryCheck gpu;
+    };
+    // Judges [t0, t1) on the judge's thread; `then` runs on this loop with the verdict, unless
+    // the run stops first or the frames could not be read (the run then stops).
+    void judge(const StepContext& s, int64_t t0, int64_t t1, std::function<void(const Judged&)> then);
+    void judged(JudgeResult r);  // the judge's thread is done (posted to the loop)
     void store_verdict(const StepContext& s, int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v,
                        int64_t judged_ns);
     core::MaxDensity density() const;
@@ -186,14 +195,16 @@ private:
     // The judge reads a span's frames back from the run's database (Controller::judge). Declared
     // before store_ so it closes after the writer: closing a descriptor of the file drops the fcntl
     // locks SQLite holds on it in this process (store/writer_lock.h).
-    std::unique_ptr<store::StoreReader> frame_reader_;
-    struct Judged {
-        int64_t step_started_ns = 0, t0 = 0, t1 = 0;
-        core::StepVerdict verdict;
-        core::GpuMemoryCheck gpu;
-    };
+    std::unique_ptr<SpanFrames> frame_reader_;
     std::optional<Judged> last_judged_;  // a one-window step's pooled span is that window: judged once
     std::unique_ptr<store::StoreWriter> store_;
+    // The judge's thread: declared after the store and the reader it uses, so it is joined first.
+    std::unique_ptr<JudgeWorker> judge_worker_;
+    struct Judging {
+        int64_t step_started_ns = 0, t0 = 0, t1 = 0;
+        std::function<void(const Judged&)> then;
+    };
+    std::optional<Judging> judging_;  // the span on the judge's thread now
     store::HostInfo host_;  // this host's row; completed by the first HELLO
     std::unique_ptr<TelemetryServer> server_;
     SessionTable table_;
@@ -211,6 +222,7 @@ private:
     int64_t last_sample = 0, last_status = 0;
     double window_cpu0_ = 0, measured_cpu_s_ = 0, measured_wall_s_ = 0;
     int64_t window_open_ns_ = 0;
+    int64_t longest_judge_ns_ = 0;
     int64_t pooled_judged_ns_ = 0;  // when the open window really opened (a decided one spans from its step's start)
     std::unique_ptr<HostSampler> sampler_;  // host, sessions' processes, GPU sharing; opened in run()
     // The store's health: a writer failure stops the run at once (check_store); the free space

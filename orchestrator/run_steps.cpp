@@ -100,57 +100,60 @@ void Controller::run_over(bool ok, const std::string& detail) {
     stop_everything(opts_.pool ? store::RunStatus::degraded : store::RunStatus::aborted);
 }
 
-core::StepVerdict Controller::judge(const StepContext& st, int64_t t0, int64_t t1, core::GpuMemoryCheck* gpu_check) {
+void Controller::judge(const StepContext& st, int64_t t0, int64_t t1, std::function<void(const Judged&)> then) {
     if (last_judged_ && last_judged_->step_started_ns == st.started_ns && last_judged_->t0 == t0 && last_judged_->t1 == t1) {
-        if (gpu_check) *gpu_check = last_judged_->gpu;
-        return last_judged_->verdict;  // the report, too, judges a one-window step's frames once
+        then(*last_judged_);  // the report, too, judges a one-window step's frames once
+        return;
     }
-    core::StepJudge j;
+    // A span's frames are read back from the run's database, one member at a time, as the report
+    // reads them: the orchestrator keeps no frames of its own beyond the live view's last seconds,
+    // so its memory does not grow with the window. That takes long for a long window, so it runs
+    // on the judge's thread (orchestrator/judge_worker.h) while this loop goes on; the thread is
+    // given copies of what it reads. The span is judged once every running session's telemetry
+    // passed its end, and every frame received was queued for the store on arrival.
+    JudgeJob job;
+    core::StepJudge& j = job.judge;
     j.target = st.target;
     j.step_start_ns = st.started_ns;
     j.shortfall = st.shortfall;
     j.default_sla = plan_.default_sla;
-    j.sla_for = [this](const std::string& profile) -> const Sla& { return plan_.sla_for(profile); };
-    // A span's frames are read back from the run's database, one member at a time, as the report
-    // reads them: the orchestrator keeps no frames of its own beyond the live view's last seconds,
-    // so its memory does not grow with the window. The span is judged once every running session's
-    // telemetry passed its end, and every frame received was queued for the store on arrival: once
-    // the queue is committed, the database holds every frame the report will judge.
-    std::string read_error;
-    try {
-        store_->flush();
-        if (!frame_reader_) throw std::runtime_error("no connection to read them back (the run's store is closed)");
-    } catch (const std::exception& e) {
-        read_error = e.what();
-    }
-    j.frames = [this, &read_error](uint32_t id, int64_t a, int64_t b) -> std::vector<FrameRecord> {
-        if (!read_error.empty()) return {};
-        try {
-            return frame_reader_->frames_in(static_cast<int>(id), a, b);
-        } catch (const std::exception& e) {
-            read_error = e.what();
-            return {};
-        }
+    j.sla_for = [plan = &plan_](const std::string& profile) -> const Sla& { return plan->sla_for(profile); };
+    job.spans = table_.spans();
+    auto endpoints = std::make_shared<std::map<uint32_t, core::EndpointSeries>>();
+    for (const auto& m : job.spans)
+        if (const core::EndpointSeries* e = source_.endpoint(m.id)) endpoints->emplace(m.id, *e);
+    j.endpoint = [endpoints](uint32_t id) -> const core::EndpointSeries* {
+        auto it = endpoints->find(id);
+        return it == endpoints->end() ? nullptr : &it->second;
     };
-    j.endpoint = [this](uint32_t id) { return source_.endpoint(id); };
-    if (const GpuTelemetry* gpu = sampler_->gpu())
-        j.gpu_memory = [gpu](int64_t a, int64_t b, double limit) { return gpu->check_memory(a, b, limit); };
-    const auto sp = table_.spans();
-    core::GpuMemoryCheck gpu;
-    core::StepVerdict v = core::judge_span(j, sp, t0, t1, &gpu);
-    if (!read_error.empty()) {
-        // Without its frames the span cannot be judged: the run stops as after any store failure.
-        v.pass = false;
-        v.reasons.insert(v.reasons.begin(), "its frames could not be read back from the database: " + read_error);
-        if (store_failure_.empty()) {
-            store_failure_ = "reading frames back to judge: " + read_error;
-            out_.note("the database failed (" + store_failure_ + "): stopping every session now; the run is aborted");
-            stop_everything(store::RunStatus::aborted);
-        }
+    if (const GpuTelemetry* gpu = sampler_->gpu()) j.gpu_memory = gpu->memory_check();
+    job.t0 = t0;
+    job.t1 = t1;
+    judging_ = Judging{st.started_ns, t0, t1, std::move(then)};
+    judge_worker_->start(std::move(job), [this](JudgeResult r) {
+        asio::post(io_, [this, r = std::move(r)]() mutable { judged(std::move(r)); });
+    });
+}
+
+void Controller::judged(JudgeResult r) {
+    longest_judge_ns_ = std::max(longest_judge_ns_, r.took_ns);
+    Judging w = std::move(*judging_);
+    judging_.reset();
+    // A run stopping (a signal, a failed database) does not wait for a verdict nor record one:
+    // the judgement was cut short, and the report judges the span from the database.
+    if (phase_ != Phase::running || r.cancelled) {
+        maybe_done();
+        return;
     }
-    if (gpu_check) *gpu_check = gpu;
-    last_judged_ = Judged{st.started_ns, t0, t1, v, gpu};
-    return v;
+    if (!r.read_error.empty()) {
+        // Without its frames the span cannot be judged: the run stops as after any store failure.
+        if (store_failure_.empty()) store_failure_ = "reading frames back to judge: " + r.read_error;
+        out_.note("the database failed (" + store_failure_ + "): stopping every session now; the run is aborted");
+        stop_everything(store::RunStatus::aborted);
+        return;
+    }
+    last_judged_ = Judged{w.step_started_ns, w.t0, w.t1, std::move(r.verdict), r.gpu};
+    w.then(*last_judged_);
 }
 
 void Controller::store_verdict(const StepContext& st, int repeat, int64_t t0, int64_t t1, const core::StepVerdict& v,
@@ -175,32 +178,35 @@ core::MaxDensity Controller::density() const {
     return core::max_density(pass);
 }
 
-core::StepVerdict Controller::judge_window(const StepContext& st, uint32_t repeat, int64_t ws, int64_t we) {
-    core::StepVerdict v = judge(st, ws, we);
-    store::StepEnd sr;
-    sr.idx = static_cast<int>(st.index);
-    sr.repeat = static_cast<int>(repeat);
-    sr.window_start_ns = ws;
-    sr.window_end_ns = we;
-    sr.ended_ns = now_ns();
-    sr.verdict = v.pass ? "pass" : "fail";
-    sr.detail = v.reasons.empty() ? "" : v.reasons.front();
-    store_->end_step(sr);
-    store_verdict(st, static_cast<int>(repeat), ws, we, v, sr.ended_ns);
-    return v;
+void Controller::judge_window(const StepContext& st, uint32_t repeat, int64_t ws, int64_t we, VerdictDone done) {
+    judge(st, ws, we, [this, st, repeat, ws, we, done = std::move(done)](const Judged& j) {
+        store::StepEnd sr;
+        sr.idx = static_cast<int>(st.index);
+        sr.repeat = static_cast<int>(repeat);
+        sr.window_start_ns = ws;
+        sr.window_end_ns = we;
+        sr.ended_ns = now_ns();
+        sr.verdict = j.verdict.pass ? "pass" : "fail";
+        sr.detail = j.verdict.reasons.empty() ? "" : j.verdict.reasons.front();
+        store_->end_step(sr);
+        store_verdict(st, static_cast<int>(repeat), ws, we, j.verdict, sr.ended_ns);
+        done(j.verdict);
+    });
 }
 
-core::StepVerdict Controller::judge_step(const StepContext& st, int64_t t0, int64_t t1,
-                                         std::span<const core::StepVerdict> windows) {
+void Controller::judge_step(const StepContext& st, int64_t t0, int64_t t1, std::span<const core::StepVerdict> windows,
+                            VerdictDone done) {
     // The step's verdict pools every window: all frames from the first window's start.
-    core::GpuMemoryCheck gpu;
-    core::StepVerdict v = judge(st, t0, t1, &gpu);
-    if (sampler_->gpu() && !gpu.checked)
-        store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(st.index + 1) + ": " + gpu.detail});
-    core::fold_windows(v, windows);
-    pooled_judged_ns_ = now_ns();  // the verdict row and its event share the time (the monitor pairs them)
-    store_verdict(st, store::pooled_repeat, t0, t1, v, pooled_judged_ns_);
-    return v;
+    std::vector<core::StepVerdict> folded(windows.begin(), windows.end());
+    judge(st, t0, t1, [this, st, t0, t1, folded = std::move(folded), done = std::move(done)](const Judged& j) {
+        if (sampler_->gpu() && !j.gpu.checked)
+            store_->add_event({now_ns(), std::nullopt, "sla-unchecked", "step " + std::to_string(st.index + 1) + ": " + j.gpu.detail});
+        core::StepVerdict v = j.verdict;
+        core::fold_windows(v, folded);
+        pooled_judged_ns_ = now_ns();  // the verdict row and its event share the time (the monitor pairs them)
+        store_verdict(st, store::pooled_repeat, t0, t1, v, pooled_judged_ns_);
+        done(std::move(v));
+    });
 }
 
 void Controller::step_judged(const StepRecord& r, size_t planned_steps) {

@@ -211,19 +211,34 @@ void StepMachine::close_window() {
 }
 
 void StepMachine::judge_ready() {
-    if (halted_ || phase_ == Phase::over) return;
-    // Windows close in order and are judged in order. A silent session is declared hung by its
-    // source within the heartbeat timeout, so this cannot wait forever; the backstop is for
-    // telemetry that never says it has passed.
-    while (!pending_.empty()) {
+    if (halted_ || phase_ == Phase::over || awaiting_) return;
+    // Windows close in order and are judged in order, one at a time. A silent session is
+    // declared hung by its source within the heartbeat timeout, so this cannot wait forever; the
+    // backstop is for telemetry that never says it has passed.
+    if (!pending_.empty()) {
         const Pending p = pending_.front();
         const bool overdue = clock_.now_ns() - p.we > times_.judge_backstop_ns;
         if (!overdue && !hooks_.telemetry_past(p.we)) return;
         pending_.erase(pending_.begin());
-        windows_.push_back(hooks_.judge_window(*step_, p.repeat, p.ws, p.we));
-        if (halted_) return;
+        hooks_.judge_window(*step_, p.repeat, p.ws, p.we, on_verdict(&StepMachine::window_judged));
+        return;  // window_judged goes on, at once or when the verdict comes
     }
     if (phase_ == Phase::judging) after_judging();
+}
+
+StepHooks::VerdictDone StepMachine::on_verdict(void (StepMachine::*then)(core::StepVerdict)) {
+    awaiting_ = true;
+    const uint64_t n = ++judgement_;
+    return [this, n, then](core::StepVerdict v) {
+        if (n != judgement_ || !awaiting_ || halted_ || phase_ == Phase::over) return;
+        awaiting_ = false;
+        (this->*then)(std::move(v));
+    };
+}
+
+void StepMachine::window_judged(core::StepVerdict v) {
+    windows_.push_back(std::move(v));
+    judge_ready();
 }
 
 void StepMachine::after_judging() {
@@ -236,10 +251,14 @@ void StepMachine::after_judging() {
 }
 
 void StepMachine::end_step() {
+    hooks_.judge_step(*step_, measure_start_ns_, measure_end_ns_, windows_, on_verdict(&StepMachine::step_pooled));
+}
+
+void StepMachine::step_pooled(core::StepVerdict v) {
     StepRecord rec;
     rec.index = step_->index;
     rec.target = step_->target;
-    rec.verdict = hooks_.judge_step(*step_, measure_start_ns_, measure_end_ns_, windows_);
+    rec.verdict = std::move(v);
     rec.decided = decided_;
     rec.started_ns = step_->started_ns;
     rec.ended_ns = clock_.now_ns();

@@ -15,6 +15,7 @@
 // report recomputes the same verdict; no further window or settle time is spent on it.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,10 +44,14 @@ public:
     virtual bool telemetry_past(int64_t t) const = 0;
     // Sessions that failed during the current step so far.
     virtual uint32_t step_failures() const = 0;
-    // Judges (and records) one window, and the step pooled over [t0, t1) with its windows folded in.
-    virtual core::StepVerdict judge_window(const StepContext& s, uint32_t repeat, int64_t ws, int64_t we) = 0;
-    virtual core::StepVerdict judge_step(const StepContext& s, int64_t t0, int64_t t1,
-                                         std::span<const core::StepVerdict> windows) = 0;
+    // Judges (and records) one window, and the step pooled over [t0, t1) with its windows folded
+    // in. The verdict goes to `done`, at once or later: the controller judges on a thread of its
+    // own (orchestrator/judge_worker.h) and calls `done` from its event loop, which goes on
+    // meanwhile. One judgement is asked at a time; a verdict that comes after halt() is dropped.
+    using VerdictDone = std::function<void(core::StepVerdict)>;
+    virtual void judge_window(const StepContext& s, uint32_t repeat, int64_t ws, int64_t we, VerdictDone done) = 0;
+    virtual void judge_step(const StepContext& s, int64_t t0, int64_t t1, std::span<const core::StepVerdict> windows,
+                            VerdictDone done) = 0;
     virtual void step_decided(const StepContext& s, const std::string& why) = 0;
     virtual void step_judged(const StepRecord& r, size_t planned_steps) = 0;
     // The planner ended the run (ok), or the pool could not agree (!ok, with why).
@@ -84,6 +89,8 @@ public:
     std::span<const StepRecord> done() const { return done_; }
     // Inside a measurement window now (the controller's steady-state CPU figure).
     bool window_open() const { return window_open_; }
+    // A judgement was asked and its verdict has not come yet.
+    bool awaiting_verdict() const { return awaiting_; }
 
 private:
     struct Pending {
@@ -95,8 +102,13 @@ private:
     void open_window();
     void close_window();
     void judge_ready();
+    void window_judged(core::StepVerdict v);
     void after_judging();
     void end_step();
+    void step_pooled(core::StepVerdict v);
+    // The `done` of the judgement asked now: calls `then` unless a later one was asked or the
+    // machine halted meanwhile.
+    StepHooks::VerdictDone on_verdict(void (StepMachine::*then)(core::StepVerdict));
     std::optional<std::string> decided_now();
     void decide(const std::string& why);
     void sync(SyncRequest r, std::function<void()> then);
@@ -119,6 +131,8 @@ private:
     bool window_open_ = false;
     int64_t measure_start_ns_ = 0, measure_end_ns_ = 0;
     std::vector<Pending> pending_;
+    bool awaiting_ = false;               // a judgement's verdict is on its way
+    uint64_t judgement_ = 0;              // the number of the judgement last asked
     std::vector<core::StepVerdict> windows_;
     std::string decided_;                 // why the current step ended early
     std::vector<StepRecord> done_;

@@ -85,26 +85,52 @@ struct FakeHooks final : StepHooks {
     }
     bool telemetry_past(int64_t) const override { return telemetry_in; }
     uint32_t step_failures() const override { return failures; }
-    core::StepVerdict judge_window(const StepContext& s, uint32_t r, int64_t ws, int64_t we) override {
+    // Verdicts are given at once unless `hold_verdicts`: then they wait in `held` until release().
+    bool hold_verdicts = false;
+    std::deque<std::pair<std::string, VerdictDone>> held;  // what was judged, and its `done`
+    std::deque<core::StepVerdict> held_verdicts;
+    void give(const std::string& what, core::StepVerdict v, VerdictDone done) {
+        if (!hold_verdicts) {
+            done(std::move(v));
+            return;
+        }
+        held.emplace_back(what, std::move(done));
+        held_verdicts.push_back(std::move(v));
+    }
+    // Gives the oldest held verdict; false when none is held.
+    bool release() {
+        if (held.empty()) return false;
+        auto done = std::move(held.front().second);
+        auto v = std::move(held_verdicts.front());
+        held.pop_front();
+        held_verdicts.pop_front();
+        log.push_back("verdict in");
+        done(std::move(v));
+        return true;
+    }
+    void judge_window(const StepContext& s, uint32_t r, int64_t ws, int64_t we, VerdictDone done) override {
         judged.push_back({s.index, r, ws, we});
         log.push_back("judge " + std::to_string(s.index) + "." + std::to_string(r));
-        if (window_of) return window_of(s, r);
+        if (window_of) {
+            give("window", window_of(s, r), std::move(done));
+            return;
+        }
         core::StepVerdict v;
         v.target = s.target;
         v.pass = window_pass.empty() ? true : window_pass.front();
         if (!window_pass.empty()) window_pass.pop_front();
         if (!v.pass) v.reasons.push_back("scripted");
-        return v;
+        give("window", std::move(v), std::move(done));
     }
-    core::StepVerdict judge_step(const StepContext& s, int64_t t0, int64_t t1,
-                                 std::span<const core::StepVerdict> windows) override {
+    void judge_step(const StepContext& s, int64_t t0, int64_t t1, std::span<const core::StepVerdict> windows,
+                    VerdictDone done) override {
         log.push_back("pool " + std::to_string(s.index) + " [" + std::to_string((t0 - 1000 * ms) / ms) + ", " +
                       std::to_string((t1 - 1000 * ms) / ms) + ") ms");
         core::StepVerdict v;
         v.target = s.target;
         v.pass = failures == 0;
         core::fold_windows(v, windows);
-        return v;
+        give("pool", std::move(v), std::move(done));
     }
     void step_decided(const StepContext& s, const std::string& why) override {
         decided.push_back(why);
@@ -176,6 +202,8 @@ struct Rig {
         }
     }
     int64_t rel_ms(int64_t t) const { return (t - 1000 * ms) / ms; }
+    // The oldest held verdict comes in (as the controller's loop gives it, outside a poll).
+    bool release() { return hooks.release(); }
 };
 
 }  // namespace seatmark::orchestrator::fakes
