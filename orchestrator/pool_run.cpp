@@ -153,15 +153,19 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
             if (!view.members[static_cast<size_t>(k)].lost)
                 in.push_back({k, fs::path(parts) / (view.members[static_cast<size_t>(k)].host + ".db"), ""});
         receive_databases(comm, in, sync);
+        store::MergeOptions mo;
         for (const auto& d : in) {
             const std::string& h = view.members[static_cast<size_t>(d.from)].host;
-            if (d.problem.empty()) files.push_back(d.path);
-            else
-                say(args, rank, h + "'s database did not arrive: " + d.problem + "; the merge goes on without it (" + h +
-                                    " keeps its file, " + host_db_path(merged, h) + " on that host: `seatmark merge` it later)");
+            if (d.problem.empty()) {
+                files.push_back(d.path);
+                continue;
+            }
+            mo.missing_detail[h] = "its database did not reach rank 0 (" + d.problem + "); " + h + " keeps it at " +
+                                   host_db_path(merged, h) + " for a later `seatmark merge`";
+            say(args, rank, h + "'s database did not arrive: " + d.problem + "; the merge goes on without it (" + h +
+                                " keeps its file, " + host_db_path(merged, h) + " on that host: `seatmark merge` it later)");
         }
         hub.drain_all(now_ns() + 2'000'000'000);  // the ranks' last summaries: none is left unreceived at MPI_Finalize
-        store::MergeOptions mo;
         mo.overwrite = true;
         if (!args.quiet) mo.progress = [&](const std::string& line) { say(args, rank, line); };
         store::MergeResult m = store::merge_databases(merged, files, mo);

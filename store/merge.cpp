@@ -122,8 +122,11 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
             HostRow row = h;
             row.lost = true;
             row.lost_step = s.last_step;
-            row.lost_detail = "no database of it among the merge's inputs (its run did not end with the others', "
-                              "e.g. killed with the MPI job, or its file was not copied)";
+            if (auto why = options.missing_detail.find(name); why != options.missing_detail.end())
+                row.lost_detail = "no database of it among the merge's inputs: " + why->second;
+            else
+                row.lost_detail = "no database of it among the merge's inputs (its run did not end with the others', "
+                                  "e.g. killed with the MPI job, or its file was not copied)";
             lost_from_others[name] = row;
         }
 

@@ -12,6 +12,7 @@
 //   - a host marked lost in any input is lost in the output, which is then 'degraded'.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ namespace seatmark::store {
 struct MergeOptions {
     bool overwrite = false;                                 // replace an existing output
     std::function<void(const std::string&)> progress;       // one line per step of the work
+    // Why a listed host has no database among the inputs, by host name (a pool's rank 0 knows:
+    // its transfer failed); the lost host's detail then says so instead of guessing.
+    std::map<std::string, std::string> missing_detail;
 };
 
 struct MergedHost {

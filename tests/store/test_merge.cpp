@@ -392,3 +392,19 @@ TEST_CASE("merge: scaling rows from the steps' pool sizes, and a listed host wit
     CHECK_FALSE(sa[1].complete);  // b's half is missing
     CHECK(sa[1].max_sessions == 0);  // the 2-host step: lost before it was judged
 }
+
+TEST_CASE("merge: a listed host's missing database is explained when the caller knows why") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db");
+    make_series_db(a, "a", 0, 2, {{.hostname = "b", .rank = 1, .role = std::string(role_rank)}});
+    MergeOptions o;
+    o.missing_detail["b"] = "its database did not reach rank 0 (no chunk came for 30 s); b keeps it at /x/run.b.db";
+    CHECK(merge_databases(dir.file("m.db"), {a}, o).status == RunStatus::degraded);
+    auto h = StoreReader(dir.file("m.db")).hosts();
+    REQUIRE(h.size() == 2);
+    CHECK(h[1].lost);
+    REQUIRE(h[1].lost_detail);
+    CHECK(*h[1].lost_detail ==
+          "no database of it among the merge's inputs: its database did not reach rank 0 (no chunk came for 30 s); b "
+          "keeps it at /x/run.b.db");
+}
