@@ -119,6 +119,9 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
     say(args, rank, "run " + r.status + "; database " + r.db_path);
 
     // The databases travel to rank 0 and are merged there; a lost host's is left on its disk.
+    // The hosts end their runs (stop sessions, wait for their last telemetry) each at its own
+    // pace, so the first exchange waits as long as the vote does for a host still judging.
+    const double end_skew = sync + plan.heartbeat_timeout_s + 5;
     int rc = r.status == "finished" ? exit_code::ok : exit_code::failure;
     if (r.status == "aborted") {
         // Stopped by a signal (the launcher ending the job) or a failed database: no transfer,
@@ -133,7 +136,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
         say(args, rank, "rank 0 was lost: this host's database stays at " + r.db_path +
                             "; merge the survivors' files with `seatmark merge`");
     } else if (rank != 0) {
-        const std::string problem = send_database(comm, r.db_path, sync);
+        const std::string problem = send_database(comm, r.db_path, end_skew, sync);
         if (!problem.empty())
             say(args, rank, "this host's database did not reach rank 0: " + problem + "; it stays at " + r.db_path +
                                 "; merge it with `seatmark merge`");
@@ -152,7 +155,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
         for (int k = 1; k < size; ++k)
             if (!view.members[static_cast<size_t>(k)].lost)
                 in.push_back({k, fs::path(parts) / (view.members[static_cast<size_t>(k)].host + ".db"), ""});
-        receive_databases(comm, in, sync);
+        receive_databases(comm, in, end_skew, sync);
         store::MergeOptions mo;
         for (const auto& d : in) {
             const std::string& h = view.members[static_cast<size_t>(d.from)].host;

@@ -25,26 +25,27 @@ std::string mib(uint64_t bytes) {
 
 }  // namespace
 
-std::string send_database(PoolComm& comm, const std::string& path, double timeout_s,
+std::string send_database(PoolComm& comm, const std::string& path, double first_timeout_s, double timeout_s,
                           const std::function<void()>& after_chunk) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     std::ifstream in(path, std::ios::binary);
     const uint64_t total = (ec || !in) ? 0 : uint64_t(size);
-    if (!comm.send(0, tag_db, &total, sizeof total, deadline_after(timeout_s)))
-        return "rank 0 did not take the database's size within " + std::to_string(int(timeout_s)) + " s";
+    if (!comm.send(0, tag_db, &total, sizeof total, deadline_after(first_timeout_s)))
+        return "rank 0 did not take the database's size within " + std::to_string(int(first_timeout_s)) + " s";
     if (total == 0) return "cannot read " + path + (ec ? ": " + ec.message() : "") + " (rank 0 was told it is empty)";
     std::vector<char> buf(std::min<uint64_t>(db_chunk_bytes, total));
     for (uint64_t at = 0; at < total;) {
         const size_t n = static_cast<size_t>(std::min<uint64_t>(db_chunk_bytes, total - at));
         if (!in.read(buf.data(), static_cast<std::streamsize>(n)))
             return "reading " + path + " failed at byte " + std::to_string(at) + " of " + std::to_string(total);
-        if (!comm.send(0, tag_db, buf.data(), n, deadline_after(timeout_s))) {
+        const double wait_s = at == 0 ? first_timeout_s : timeout_s;
+        if (!comm.send(0, tag_db, buf.data(), n, deadline_after(wait_s))) {
             // Open MPI cannot cancel a send: the request may still read the chunk if rank 0 posts
             // its receive later, so the buffer is left allocated (the rank then ends without
             // MPI_Finalize, see pool_run.cpp).
             new std::vector<char>(std::move(buf));
-            return "rank 0 took no chunk for " + std::to_string(int(timeout_s)) + " s after " + mib(at) + " of " + mib(total);
+            return "rank 0 took no chunk for " + std::to_string(int(wait_s)) + " s after " + mib(at) + " of " + mib(total);
         }
         at += n;
         if (after_chunk) after_chunk();
@@ -52,7 +53,7 @@ std::string send_database(PoolComm& comm, const std::string& path, double timeou
     return "";
 }
 
-void receive_databases(PoolComm&, std::vector<IncomingDatabase>& in, double timeout_s) {
+void receive_databases(PoolComm&, std::vector<IncomingDatabase>& in, double first_timeout_s, double timeout_s) {
     struct State {
         std::unique_ptr<PoolComm::Pending> pending;
         std::ofstream out;
@@ -63,7 +64,7 @@ void receive_databases(PoolComm&, std::vector<IncomingDatabase>& in, double time
     std::vector<State> st(in.size());
     for (size_t i = 0; i < in.size(); ++i) {
         st[i].pending = std::make_unique<PoolComm::Pending>(in[i].from, tag_db, sizeof(uint64_t));
-        st[i].deadline = deadline_after(timeout_s);
+        st[i].deadline = deadline_after(first_timeout_s);
     }
     auto finish = [&](size_t i, std::string problem) {
         st[i].done = true;
@@ -80,7 +81,7 @@ void receive_databases(PoolComm&, std::vector<IncomingDatabase>& in, double time
             if (s.done) continue;
             if (!s.pending->ready()) {
                 if (now_ns() >= s.deadline) {
-                    finish(i, s.head ? "no database came within " + std::to_string(int(timeout_s)) + " s"
+                    finish(i, s.head ? "no database came within " + std::to_string(int(first_timeout_s)) + " s"
                                      : "no chunk came for " + std::to_string(int(timeout_s)) + " s after " + mib(s.got) +
                                            " of " + mib(s.total));
                     --left;

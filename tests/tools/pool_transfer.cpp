@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     if (comm.rank() == 0) {
         std::vector<IncomingDatabase> in;
         for (int k = 1; k < comm.size(); ++k) in.push_back({k, dir + "/got." + std::to_string(k), ""});
-        receive_databases(comm, in, timeout_s);
+        receive_databases(comm, in, timeout_s, timeout_s);
         for (const auto& d : in)
             std::printf("%d %s\n", d.from, d.problem.empty() ? "ok" : ("problem: " + d.problem).c_str());
         std::fflush(stdout);
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
         std::function<void()> pace;
         if (mode == "slow-first" && comm.rank() == 1)
             pace = [] { std::this_thread::sleep_for(std::chrono::milliseconds(1500)); };
-        const std::string problem = send_database(comm, path, timeout_s, pace);
+        const std::string problem = send_database(comm, path, timeout_s, timeout_s, pace);
         if (!problem.empty()) std::fprintf(stderr, "rank %d: %s\n", comm.rank(), problem.c_str());
     }
     return 0;
