@@ -74,7 +74,11 @@ struct Reader {
     uint64_t le(size_t n) {
         if (!take(n)) return 0;
         uint64_t v = 0;
-        for (size_t i = 0; i < n; ++i) v |= uint64_t(p[i]) << (8 * i);
+        // One load on a little-endian host (every FRAMES record is 11 of these).
+        if constexpr (std::endian::native == std::endian::little)
+            std::memcpy(&v, p, n);
+        else
+            for (size_t i = 0; i < n; ++i) v |= uint64_t(p[i]) << (8 * i);
         p += n;
         left -= n;
         return v;

@@ -6,7 +6,7 @@
 // report does (Controller::judge).
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <iterator>
 #include <vector>
 
 #include "common/frame_record.h"
@@ -24,19 +24,31 @@ public:
     // Frames arrive in sequence order, so begin times only grow.
     void add(const FrameRecord& r) {
         frames_.push_back(r);
-        while (frames_.size() > keep_max || frames_.front().t_begin_ns < r.t_begin_ns - keep_ns) frames_.pop_front();
+        while (frames_.size() - head_ > keep_max || frames_[head_].t_begin_ns < r.t_begin_ns - keep_ns) ++head_;
+        // The dropped front is reclaimed in one move once it is a quarter of the buffer (so the
+        // buffer holds at most 4/3 of what is kept; about 2 frames moved per frame added): a
+        // vector and a start index instead of a deque, whose 7-frame nodes cost a malloc and a
+        // free for every 7 frames received (on_message's largest cost with 256 sessions).
+        if (head_ >= 256 && head_ * 4 >= frames_.size()) {
+            frames_.erase(frames_.begin(), frames_.begin() + static_cast<std::ptrdiff_t>(head_));
+            head_ = 0;
+        }
     }
-    void clear() { frames_.clear(); }
-    size_t size() const { return frames_.size(); }
-    bool empty() const { return frames_.empty(); }
-    auto begin() const { return frames_.begin(); }
-    auto end() const { return frames_.end(); }
-    auto rbegin() const { return frames_.rbegin(); }
-    auto rend() const { return frames_.rend(); }
-    const FrameRecord& operator[](size_t i) const { return frames_[i]; }
+    void clear() {
+        frames_.clear();
+        head_ = 0;
+    }
+    size_t size() const { return frames_.size() - head_; }
+    bool empty() const { return size() == 0; }
+    auto begin() const { return frames_.cbegin() + static_cast<std::ptrdiff_t>(head_); }
+    auto end() const { return frames_.cend(); }
+    auto rbegin() const { return frames_.crbegin(); }
+    auto rend() const { return std::make_reverse_iterator(begin()); }
+    const FrameRecord& operator[](size_t i) const { return frames_[head_ + i]; }
 
 private:
-    std::deque<FrameRecord> frames_;  // oldest first
+    std::vector<FrameRecord> frames_;  // oldest first, from head_
+    size_t head_ = 0;                  // frames before it were dropped
 };
 
 }  // namespace seatmark::orchestrator
