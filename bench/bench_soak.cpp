@@ -176,9 +176,9 @@ int main(int argc, char** argv) {
     std::printf("  frames unaccounted (sent - stored - lost)  %lld   (sessions without BYE: %lld; goal 0 and 0)\n",
                 (long long)unaccounted, (long long)without_bye);
     // The judgement runs on the judge's thread; the loop must not stall meanwhile (issue 16).
-    std::printf("  event loop             longest pass %.2f s (%.0f s into the run of %.0f s); longest judgement %.2f s\n"
-                "                         (off the loop; sessions give up sending after 10 s unread)\n",
-                r.longest_loop_pass_s, r.longest_loop_pass_at_s, wall_s, r.longest_judge_s);
+    std::printf("  event loop             longest pass %.2f s before the stop, %.2f s overall (%.0f s into the run of %.0f s)\n"
+                "                         longest judgement %.2f s (off the loop; sessions give up sending after 10 s unread)\n",
+                r.longest_running_pass_s, r.longest_loop_pass_s, r.longest_loop_pass_at_s, wall_s, r.longest_judge_s);
     std::printf("  orchestrator           first %4.0f s   last %4.0f s\n", part, part);
     std::printf("    RSS (MB, mean)       %8.1f   %8.1f   (%+.1f %%)\n", a.rss_mb, b.rss_mb, 100 * (b.rss_mb - a.rss_mb) / a.rss_mb);
     std::printf("    CPU (share of a core)%8.3f   %8.3f\n", a.cpu_share, b.cpu_share);

@@ -76,6 +76,7 @@ struct RunOutcome {
     // longest judgement of a closed span (the store's commit, the read-back, the rules).
     double longest_loop_pass_s = 0;
     double longest_loop_pass_at_s = 0;  // when it began, from the run's start
+    double longest_running_pass_s = 0;  // the longest before the run began to stop (its end commits the store)
     double longest_judge_s = 0;
 };
 
