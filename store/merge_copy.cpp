@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 #include "common/errors.h"
@@ -40,16 +42,41 @@ MergeSource load_source(const std::string& path) {
     return s;
 }
 
-MergeWriter::MergeWriter(const std::string& out) : out_(out), lock_(create_locked(out)) {
+namespace {
+
+void remove_db_files(const std::string& path) {
+    for (const char* suffix : {"", "-wal", "-shm"}) ::unlink((path + suffix).c_str());
+}
+
+// The merge is written beside its output and renamed at the end, so a merge killed half-way
+// leaves no file under the final name (a reader would take it for a whole run). A partial file
+// whose writer is gone is a killed merge's: removed. One whose writer lives is refused.
+FileHandle create_partial(const std::string& out, const std::string& partial) {
+    if (::access(out.c_str(), F_OK) == 0) throw InputError(out + " exists; choose another output or pass --force");
+    if (::access(partial.c_str(), F_OK) == 0) {
+        FileHandle probe = open_for_probe(partial);
+        if (writer_alive(probe))
+            throw InputError(partial + " is being written by a running seatmark merge; wait for it or choose another output");
+        probe.close();
+        remove_db_files(partial);
+    }
+    return create_locked(partial);
+}
+
+}  // namespace
+
+MergeWriter::MergeWriter(const std::string& out)
+    : out_(out), partial_(out + ".partial"), lock_(create_partial(out_, partial_)) {
     try {
-        db_ = Db(out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI);
+        db_ = Db(partial_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI);
         configure_writer(db_);
         create_schema(db_);
         st_.emplace(db_);
     } catch (...) {
         st_.reset();
         db_ = Db();
-        for (const char* suffix : {"", "-wal", "-shm"}) ::unlink((out + suffix).c_str());
+        lock_.close();
+        remove_db_files(partial_);
         throw;
     }
 }
@@ -59,7 +86,7 @@ MergeWriter::~MergeWriter() {
     st_.reset();
     db_ = Db();
     lock_.close();
-    for (const char* suffix : {"", "-wal", "-shm"}) ::unlink((out_ + suffix).c_str());
+    remove_db_files(partial_);
 }
 
 void MergeWriter::add_host(const HostRow& h) {
@@ -360,8 +387,13 @@ void MergeWriter::commit() {
     db_.exec(index_sql(), "building indexes");
     db_.exec("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing");
     st_.reset();
-    db_.close();
+    db_.close();  // checkpointed above: the write-ahead log is empty and gone with the connection
+    // The writer lock goes with the file (it is on the inode), so a reader never sees the final
+    // name without a whole merge or a live writer behind it.
+    if (::rename(partial_.c_str(), out_.c_str()) != 0)
+        throw InputError(out_ + ": cannot give the finished merge its name (from " + partial_ + "): " + std::strerror(errno));
     lock_.close();
+    for (const char* suffix : {"-wal", "-shm"}) ::unlink((partial_ + suffix).c_str());
     committed_ = true;
 }
 

@@ -35,8 +35,10 @@ MergeSource load_source(const std::string& path);
 
 class MergeWriter {
 public:
-    explicit MergeWriter(const std::string& out);  // creates `out` (refused when it exists) with the schema
-    ~MergeWriter();                                // removes the output unless commit() ran
+    // Writes `out`.partial (a killed merge's leftover is replaced) and gives it the name `out` at
+    // commit(); refused when `out` exists or another merge is writing it.
+    explicit MergeWriter(const std::string& out);
+    ~MergeWriter();  // removes the partial output unless commit() ran
     MergeWriter(const MergeWriter&) = delete;
     MergeWriter& operator=(const MergeWriter&) = delete;
 
@@ -54,7 +56,7 @@ public:
     std::optional<int64_t> write_scaling(const std::vector<MergedHost>& hosts);  // core::max_density over the pool's step rows
     void write_run(const RunRow& ref, RunStatus status, std::optional<int64_t> ended_unix_ns,
                    std::optional<int64_t> max_density);
-    void commit();  // builds the indexes, checkpoints, closes
+    void commit();  // builds the indexes, checkpoints, closes, renames to the final name
 
 private:
     void exec_counted(const std::string& sql, int64_t off, int64_t shift, const std::string& host, int64_t* count);
@@ -62,6 +64,7 @@ private:
     void copy_endpoint_rows(int64_t off, int64_t shift, const std::string& host);
 
     std::string out_;
+    std::string partial_;
     FileHandle lock_;
     Db db_;
     std::optional<WriterStatements> st_;

@@ -3,6 +3,10 @@
 // numbers kept or shifted, verdicts kept per host and the pool's added; mismatched inputs refused.
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <filesystem>
 #include <tuple>
@@ -10,6 +14,7 @@
 
 #include "common/errors.h"
 #include "store/merge.h"
+#include "store/merge_copy.h"
 #include "store/sqlite_handle.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
@@ -322,6 +327,51 @@ TEST_CASE("merge: refuses files of different runs, a host twice, and an existing
     CHECK(e.find("missing.db") != std::string::npos);
     // Nothing was left behind by the refusals.
     for (const char* o : {"o1.db", "o2.db", "o3.db", "o4.db", "o5.db"}) CHECK_FALSE(std::filesystem::exists(dir.file(o)));
+}
+
+TEST_CASE("merge: a merge killed half-way leaves nothing under the output's name, and the next one replaces its leftovers") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("pool.db");
+    make_host_db(a, {.host = "a", .rank = 0});
+    make_host_db(b, {.host = "b", .rank = 1, .first_session = 10, .t0 = 5000});
+    // A real process, killed at the last step before the merge would be complete (every row
+    // copied, the indexes about to be built).
+    pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        MergeOptions o;
+        o.progress = [](const std::string& line) {
+            if (line.starts_with("building indexes")) ::raise(SIGKILL);
+        };
+        try {
+            merge_databases(out, {a, b}, o);
+        } catch (...) {
+        }
+        ::_exit(3);  // not killed: the test fails below
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGKILL);
+    CHECK_FALSE(std::filesystem::exists(out));
+    CHECK(std::filesystem::exists(out + ".partial"));
+
+    // While a merge writes it, its partial file is not taken from it.
+    {
+        MergeWriter running(dir.file("busy.db"));
+        CHECK(merge_error(dir.file("busy.db"), {a, b}).find("busy.db.partial is being written by a running seatmark merge") !=
+              std::string::npos);
+    }
+    CHECK_FALSE(std::filesystem::exists(dir.file("busy.db.partial")));  // removed: never committed
+
+    // The killed merge's leftovers are replaced; the output appears whole, under its name only.
+    MergeResult r = merge_databases(out, {a, b});
+    CHECK(r.hosts.size() == 2);
+    CHECK(std::filesystem::exists(out));
+    for (const char* suffix : {".partial", ".partial-wal", ".partial-shm"}) CHECK_FALSE(std::filesystem::exists(out + suffix));
+    CHECK(scalar(out, "SELECT COUNT(*) FROM sessions") == 4);
+    StoreReader rd(out);
+    CHECK(rd.effective_status() == RunStatus::finished);
 }
 
 namespace {
