@@ -3,7 +3,9 @@
 # SECONDS (default 60) from its seeds (fuzz/make_seeds.cpp, the repository's plans, profiles and
 # references, and fuzz/regressions/) plus the corpus kept in build-fuzz/corpus/. Stops at the first
 # crash, leak or sanitizer report: the input is left in build-fuzz/artifacts/, the log in
-# build-fuzz/logs/. Prints each target's executions.
+# build-fuzz/logs/. Prints each target's executions. With SEATMARK_FUZZ_RUNS=N a target also stops
+# after N executions (the issue's "10 million executions or 30 minutes": SEATMARK_FUZZ_RUNS=10000000
+# scripts/fuzz.sh 1800).
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]     e.g. scripts/fuzz.sh 600 fuzz_wire
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,15 +44,17 @@ for t in "${targets[@]}"; do
   dirs=("$corpus" "$seeds/$name")
   [ -d "fuzz/regressions/$name" ] && dirs+=("fuzz/regressions/$name")
   max_len=()
+  [ -n "${SEATMARK_FUZZ_RUNS:-}" ] && max_len+=(-runs="$SEATMARK_FUZZ_RUNS")
   [ "$name" = store ] && max_len=(-max_len=1048576)  # whole database files
   set +e
+  start=$SECONDS
   "$B/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${max_len[@]}" \
     -artifact_prefix="$B/artifacts/$name-" "${dirs[@]}" >"$B/logs/$name.log" 2>&1
   rc=$?
   set -e
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$B/logs/$name.log" | grep -o '[0-9]*$' || true)
   if [ $rc -eq 0 ]; then
-    echo "fuzz: $t: ${execs:-?} executions in ${secs} s, no findings"
+    echo "fuzz: $t: ${execs:-?} executions in $((SECONDS - start)) s, no findings"
   else
     failed=1
     echo "fuzz: $t: FAILED (exit $rc) after ${execs:-?} executions; see $B/logs/$name.log and $B/artifacts/" >&2
