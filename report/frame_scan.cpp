@@ -9,6 +9,7 @@
 
 #include "common/errors.h"
 #include "store/frame_block.h"
+#include "store/frame_row.h"
 #include "store/schema.h"
 #include "store/sqlite_handle.h"
 #include "store/store_reader.h"
@@ -92,13 +93,9 @@ void scan_blocks(const Db& db, int64_t lo, int64_t hi, Part& part) {
     s.bind_int(1, lo).bind_int(2, hi);
     while (s.step()) {
         const int64_t block = s.col_int(0), session = s.col_int(1), n = s.col_int(2);
-        const auto* blob = static_cast<const unsigned char*>(sqlite3_column_blob(s.get(), 3));
-        const auto bytes = static_cast<size_t>(sqlite3_column_bytes(s.get(), 3));
-        std::string bad = sqlite3_column_type(s.get(), 3) == SQLITE_BLOB ? store::check_frame_block(blob, bytes, n)
-                                                                         : std::string("records is not a blob: the file is damaged");
-        if (!bad.empty())
-            throw InputError(db.path() + ": frame block " + std::to_string(block) + " (session " +
-                             std::to_string(session) + "): " + bad);
+        std::string bad;
+        const unsigned char* blob = store::checked_block(s.get(), 3, block, session, n, bad);
+        if (!blob) throw InputError(db.path() + ": " + bad);
         auto& out = part.session(static_cast<int>(session));
         for (size_t i = 0; i < static_cast<size_t>(n); ++i) out.push_back(store::decode_frame(blob, i));
         part.count(static_cast<uint64_t>(n));

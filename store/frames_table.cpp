@@ -4,6 +4,7 @@
 #include <string>
 
 #include "store/frame_block.h"
+#include "store/frame_row.h"
 
 namespace seatmark::store {
 
@@ -110,13 +111,9 @@ int next_block(Cursor* c) {
         c->block = sqlite3_column_int64(c->blocks, 0);
         c->session = sqlite3_column_int64(c->blocks, 1);
         const int64_t expected = sqlite3_column_int64(c->blocks, 2);
-        const bool is_blob = sqlite3_column_type(c->blocks, 3) == SQLITE_BLOB;
-        c->blob = static_cast<const unsigned char*>(sqlite3_column_blob(c->blocks, 3));
-        const size_t bytes = static_cast<size_t>(sqlite3_column_bytes(c->blocks, 3));
-        const std::string where = "frame block " + std::to_string(c->block) + " (session " + std::to_string(c->session) + "): ";
-        if (!is_blob) return fail(c, where + "records is not a blob: the file is damaged");
-        std::string bad = check_frame_block(c->blob, bytes, expected);
-        if (!bad.empty()) return fail(c, where + bad);
+        std::string bad;
+        c->blob = checked_block(c->blocks, 3, c->block, c->session, expected, bad);
+        if (!c->blob) return fail(c, bad);
         c->count = static_cast<size_t>(expected);
         c->at = 0;
         if (c->count == 0) continue;

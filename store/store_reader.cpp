@@ -2,10 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "common/errors.h"
+#include "store/frame_block.h"
 #include "store/frame_row.h"
 #include "store/schema.h"
 
@@ -289,6 +291,7 @@ std::vector<SessionRow> StoreReader::sessions() const {
 }
 
 std::vector<FrameRecord> StoreReader::frames(int session_id) const {
+    if (version_ >= first_block_version) return block_frames(session_id, nullptr);
     Stmt s(db_, std::string("SELECT ") + frame_row_columns + " FROM frames WHERE session_id = ?1 ORDER BY seq",
            "reading frames");
     s.bind_int(1, session_id);
@@ -298,12 +301,44 @@ std::vector<FrameRecord> StoreReader::frames(int session_id) const {
 }
 
 std::vector<FrameRecord> StoreReader::frames_in(int session_id, int64_t t0, int64_t t1) const {
+    if (version_ >= first_block_version) {
+        const int64_t range[2] = {t0, t1};
+        return block_frames(session_id, range);
+    }
     Stmt s(db_, std::string("SELECT ") + frame_row_columns +
                     " FROM frames WHERE session_id = ?1 AND t_begin_ns >= ?2 AND t_begin_ns < ?3 ORDER BY seq",
            "reading frames");
     s.bind_int(1, session_id).bind_int(2, t0).bind_int(3, t1);
     std::vector<FrameRecord> out;
     while (s.step()) out.push_back(frame_row(s));
+    return out;
+}
+
+// Schema 4: the session's blocks decoded here, as the report's scan does, rather than row by row
+// through the `frames` virtual table and SQLite's sorter (~2.4 us a frame: a 30-minute window of
+// 256 sessions took the judge 77 s). The same rows and order: t_begin in [t0, t1) when `range`
+// is given, by seq (blocks come in time order; a block out of order is sorted, not trusted).
+std::vector<FrameRecord> StoreReader::block_frames(int session_id, const int64_t* range) const {
+    Stmt s(db_,
+           range ? "SELECT rowid, frames, records FROM frame_blocks WHERE session_id = ?1 AND t_begin_max_ns >= ?2"
+                   " AND t_begin_min_ns < ?3 ORDER BY session_id, t_begin_max_ns"
+                 : "SELECT rowid, frames, records FROM frame_blocks WHERE session_id = ?1 ORDER BY session_id, t_begin_max_ns",
+           "reading frames");
+    s.bind_int(1, session_id);
+    if (range) s.bind_int(2, range[0]).bind_int(3, range[1]);
+    std::vector<FrameRecord> out;
+    while (s.step()) {
+        const int64_t n = s.col_int(1);
+        std::string bad;
+        const unsigned char* blob = checked_block(s.get(), 2, s.col_int(0), session_id, n, bad);
+        if (!blob) throw StoreError(path_ + ": reading frames: " + bad, SQLITE_CORRUPT);
+        for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+            FrameRecord f = decode_frame(blob, i);
+            if (!range || (f.t_begin_ns >= range[0] && f.t_begin_ns < range[1])) out.push_back(f);
+        }
+    }
+    auto by_seq = [](const FrameRecord& a, const FrameRecord& b) { return a.seq < b.seq; };
+    if (!std::is_sorted(out.begin(), out.end(), by_seq)) std::stable_sort(out.begin(), out.end(), by_seq);
     return out;
 }
 

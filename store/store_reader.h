@@ -79,6 +79,7 @@ public:
     std::vector<std::string> integrity_check() const;  // its messages
 
 private:
+    std::vector<FrameRecord> block_frames(int session_id, const int64_t* range) const;  // schema 4
     bool has_column(const char* table, const char* column) const;
     std::vector<VerdictRow> verdicts_where(const std::optional<std::string>& host) const;  // nullopt: all
 

@@ -118,26 +118,38 @@ void every_frame_accounted(const std::string& db) {
     }
 }
 
-}  // namespace
-
-TEST_CASE("while the judge reads a window back, the run's loop goes on: the live view answers, telemetry comes in") {
+// A run whose judge is held at the gate: started by the constructor, which returns once the
+// judge began reading its window back (`entered`), or after a sanity bound.
+struct GatedRun {
     TempDir dir;
     Gate gate;
     LoopProbe probe;
-    const auto plan = core::parse_plan(plan_text, "judge plan");
-    const auto o = gated_options(dir, gate, probe);
+    const core::Plan plan = core::parse_plan(plan_text, "judge plan");
+    const orchestrator::RunOptions o = gated_options(dir, gate, probe);
     orchestrator::RunOutcome r;
-    std::thread run([&] { r = orchestrator::run_plan(plan, o); });
+    std::thread run{[this] { r = orchestrator::run_plan(plan, o); }};
     const bool entered = gate.wait_entered(120);
-    CHECK(entered);
-    std::optional<core::LiveState> a, b;
-    if (entered) {
-        a = probe.state(30);  // the loop is not the one waiting in the read
-        std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // sessions send once a second
-        b = probe.state(30);
+    // Lets the judge read and waits for the run's end.
+    void finish() {
+        gate.let_go();
+        if (run.joinable()) run.join();
     }
-    gate.let_go();
-    run.join();
+    ~GatedRun() { finish(); }
+};
+
+}  // namespace
+
+TEST_CASE("while the judge reads a window back, the run's loop goes on: the live view answers, telemetry comes in") {
+    GatedRun g;
+    CHECK(g.entered);
+    std::optional<core::LiveState> a, b;
+    if (g.entered) {
+        a = g.probe.state(30);  // the loop is not the one waiting in the read
+        std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // sessions send once a second
+        b = g.probe.state(30);
+    }
+    g.finish();
+    const auto& r = g.r;
     REQUIRE(a.has_value());
     REQUIRE(b.has_value());
     CHECK(a->phase == "judging");
@@ -156,33 +168,26 @@ TEST_CASE("while the judge reads a window back, the run's loop goes on: the live
     INFO(why);
     CHECK(r.steps[0].verdict.pass);
     CHECK(r.steps[0].verdict.sessions.size() == 2);
-    every_frame_accounted(o.db_path);
+    every_frame_accounted(g.o.db_path);
 }
 
 TEST_CASE("SIGTERM while the judge reads a window back stops the run at once: sessions say BYE, the run is aborted") {
-    TempDir dir;
-    Gate gate;
-    LoopProbe probe;
-    const auto plan = core::parse_plan(plan_text, "judge plan");
-    const auto o = gated_options(dir, gate, probe);
-    orchestrator::RunOutcome r;
-    std::thread run([&] { r = orchestrator::run_plan(plan, o); });
-    const bool entered = gate.wait_entered(120);
-    CHECK(entered);
+    GatedRun g;
+    CHECK(g.entered);
     bool interrupted = false;
-    if (entered) {
+    if (g.entered) {
         ::raise(SIGTERM);  // the run's own signal set takes it (installed before its first step)
         // The loop takes the signal and interrupts the read, which the gate still holds.
         interrupted = wait_until(60, [&] {
-            std::lock_guard lk(gate.mu);
-            return gate.interrupted;
+            std::lock_guard lk(g.gate.mu);
+            return g.gate.interrupted;
         });
     }
-    gate.let_go();
-    run.join();
+    g.finish();
+    const auto& r = g.r;
     CHECK(interrupted);
     CHECK(r.status == "aborted");
     CHECK(r.steps.empty());  // its judgement was cut short: no verdict of its own
-    CHECK(store::StoreReader(o.db_path).effective_status() == store::RunStatus::aborted);
-    every_frame_accounted(o.db_path);
+    CHECK(store::StoreReader(g.o.db_path).effective_status() == store::RunStatus::aborted);
+    every_frame_accounted(g.o.db_path);
 }
