@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -41,11 +42,14 @@ namespace {
 struct Probe {
     double t_s = 0, rss_mb = 0, cpu_s = 0;
     int fds = 0, threads = 0;
-    std::vector<std::string> fd_targets;  // sorted: what each open descriptor names
+    // Sorted: what each open descriptor names. Probes with the same descriptors share one list,
+    // so the bench's own memory stays flat over a long soak (it is this process's RSS too).
+    std::shared_ptr<const std::vector<std::string>> fd_targets;
 };
 
-Probe probe(double t_s) {
+Probe probe(double t_s, const Probe* previous) {
     Probe p;
+    std::vector<std::string> targets;
     p.t_s = t_s;
     std::ifstream status("/proc/self/status");
     for (std::string line; std::getline(status, line);) {
@@ -54,10 +58,14 @@ Probe probe(double t_s) {
     }
     for (const auto& e : fs::directory_iterator("/proc/self/fd")) {
         std::error_code ec;
-        p.fd_targets.push_back(fs::read_symlink(e.path(), ec).string());
+        targets.push_back(fs::read_symlink(e.path(), ec).string());
         ++p.fds;
     }
-    std::sort(p.fd_targets.begin(), p.fd_targets.end());
+    std::sort(targets.begin(), targets.end());
+    if (previous && previous->fd_targets && *previous->fd_targets == targets)
+        p.fd_targets = previous->fd_targets;
+    else
+        p.fd_targets = std::make_shared<const std::vector<std::string>>(std::move(targets));
     std::ifstream stat("/proc/self/stat");
     std::string s((std::istreambuf_iterator<char>(stat)), {});
     std::istringstream rest(s.substr(s.rfind(')') + 2));
@@ -82,7 +90,7 @@ struct Stretch {
 // names a different number each time but the same folder), for a leak's name.
 std::string new_descriptors(const Probe& base, const Probe& p) {
     std::vector<std::string> extra;
-    std::set_difference(p.fd_targets.begin(), p.fd_targets.end(), base.fd_targets.begin(), base.fd_targets.end(),
+    std::set_difference(p.fd_targets->begin(), p.fd_targets->end(), base.fd_targets->begin(), base.fd_targets->end(),
                         std::back_inserter(extra));
     std::string out;
     for (size_t i = 0; i < extra.size() && i < 5; ++i) out += (i ? ", " : "") + extra[i];
@@ -162,7 +170,7 @@ int main(int argc, char** argv) {
     orchestrator::RunOutcome r;
     const auto t0 = Clock::now();
     const int64_t t0_ns = now_ns();  // the store's clock (common/clock.h), to place the window
-    const Probe before = probe(0);
+    const Probe before = probe(0, nullptr);
     std::thread runner([&] {
         r = orchestrator::run_plan(plan, o);
         done = true;
@@ -170,12 +178,12 @@ int main(int argc, char** argv) {
     const double every_s = std::clamp(window_s / 120, 1.0, 10.0);
     while (!done) {
         const double t = std::chrono::duration<double>(Clock::now() - t0).count();
-        probes.push_back(probe(t));
+        probes.push_back(probe(t, probes.empty() ? nullptr : &probes.back()));
         for (double waited = 0; waited < every_s && !done; waited += 0.1) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     runner.join();
     const double wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    const Probe after = probe(wall_s);
+    const Probe after = probe(wall_s, nullptr);
 
     // The stretches are the first and last sixth of the window the run measured, as recorded.
     store::StoreReader db(o.db_path);
@@ -222,11 +230,17 @@ int main(int argc, char** argv) {
                 r.longest_running_pass_s, r.longest_loop_pass_s, r.longest_loop_pass_at_s, wall_s, r.longest_judge_s);
     std::printf("  orchestrator           first %4.0f s   last %4.0f s of the window (%.0f-%.0f s into the run)\n", part, part, w0, w1);
     std::printf("    RSS (MB, mean)       %8.1f   %8.1f   (%+.1f %%)\n", a.rss_mb, b.rss_mb, 100 * (b.rss_mb - a.rss_mb) / a.rss_mb);
+    std::printf("    RSS by sixth (MB)    ");
+    for (int k = 0; k < 6; ++k) std::printf(" %.1f", stretch(probes, w0 + k * (w1 - w0) / 6, w0 + (k + 1) * (w1 - w0) / 6).rss_mb);
+    std::printf("\n");
     std::printf("    CPU (share of a core)%8.3f   %8.3f\n", a.cpu_share, b.cpu_share);
     std::printf("    descriptors (max)    %8d   %8d\n", a.fds_max, b.fds_max);
     std::printf("    threads (max)        %8d   %8d\n", a.threads_max, b.threads_max);
-    std::printf("  after the window       %.0f s (judgement, stop, final commit): CPU %.3f of a core, descriptors max %d, threads max %d\n",
-                wall_s - w1, tail.cpu_share, tail.fds_max, tail.threads_max);
+    if (tail.first)
+        std::printf("  after the window       %.0f s (judgement, stop, final commit): CPU %.3f of a core, descriptors max %d, threads max %d\n",
+                    wall_s - w1, tail.cpu_share, tail.fds_max, tail.threads_max);
+    else
+        std::printf("  after the window       %.1f s (judgement, stop, final commit): too short for a probe\n", wall_s - w1);
     if (a.first && b.most_fds && b.fds_max > a.fds_max)
         std::printf("    descriptors the last stretch had open that the first had not: %s\n", new_descriptors(*a.first, *b.most_fds).c_str());
     if (a.first && tail.most_fds && tail.fds_max > a.fds_max)
