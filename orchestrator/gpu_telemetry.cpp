@@ -50,6 +50,10 @@ core::GpuMemoryCheck GpuTelemetry::check_memory(int64_t t0, int64_t t1, double l
     return memory_check()(t0, t1, limit_pct);
 }
 
+void GpuTelemetry::forget_memory_before(int64_t t_ns) {
+    std::erase_if(memory_, [t_ns](const core::GpuMemoryPoint& p) { return p.t_ns < t_ns; });
+}
+
 std::function<core::GpuMemoryCheck(int64_t, int64_t, double)> GpuTelemetry::memory_check() const {
     std::string why = backend_ == "software" ? "no GPU telemetry: sessions' share is process CPU time"
                                              : backend_ + " gave no device memory figures";

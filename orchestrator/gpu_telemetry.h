@@ -36,6 +36,11 @@ public:
     // The same check over a copy of the samples taken so far, for the judge's thread
     // (orchestrator/judge_worker.h) while this one goes on sampling.
     std::function<core::GpuMemoryCheck(int64_t t0, int64_t t1, double limit_pct)> memory_check() const;
+    // Drops the device memory samples taken before t_ns. The controller calls it as a step begins:
+    // every span judged later lies within that step, and a judgement under way has its own copy.
+    // Without it the history (one point a device a second) grew for the whole run: ~35 MB a device
+    // over a week-long soak, copied whole into every judgement.
+    void forget_memory_before(int64_t t_ns);
 
 private:
     GpuBackends backends_;

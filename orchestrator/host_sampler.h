@@ -28,6 +28,10 @@ public:
     double host_cpu_pct() const { return host_.host_cpu_pct(); }  // NaN before the first sample
     const GpuSnapshot& gpu_snapshot() const { return last_gpu_; }
     const GpuTelemetry* gpu() const { return gpu_.get(); }
+    // A step begins at t_ns: the GPU memory history before it is no longer judged.
+    void step_begins(int64_t t_ns) {
+        if (gpu_) gpu_->forget_memory_before(t_ns);
+    }
 
 private:
     std::unique_ptr<GpuTelemetry> gpu_;

@@ -50,6 +50,7 @@ void Controller::step_begun(const StepContext& st, size_t planned_steps) {
     step_failures_.clear();
     for (Session* s : table_.all()) s->live_frames.clear();  // the live API serves the current step's
     last_judged_.reset();
+    if (sampler_) sampler_->step_begins(st.started_ns);  // spans judged from now on lie within this step
     store_->add_event({st.started_ns, std::nullopt, "step-begin",
                        "step " + std::to_string(st.index + 1) + " of " + std::to_string(planned_steps) + ": " +
                            std::to_string(st.target) + " sessions"});

@@ -266,6 +266,17 @@ TEST_CASE("GpuTelemetry over NVML: memory history for the SLA bound, software sh
     auto none = t.check_memory(5'000'000'000, 6'000'000'000, 95);
     CHECK_FALSE(none.checked);
     CHECK(none.pass);
+
+    // A new step forgets what came before it; a judgement already under way keeps its copy.
+    auto under_way = t.memory_check();
+    t.forget_memory_before(1'500'000'000);
+    CHECK_FALSE(t.check_memory(0, 1'500'000'000, 95).checked);
+    CHECK_FALSE(t.check_memory(1'500'000'000, 3'000'000'000, 95).pass);  // the 2 s sample is kept
+    CHECK_FALSE(under_way(0, 1'500'000'000, 95).pass);
+    t.forget_memory_before(3'000'000'000);
+    CHECK_FALSE(t.check_memory(0, 3'000'000'000, 95).checked);
+    t.sample(4'000'000'000, clients);
+    CHECK_FALSE(t.check_memory(3'000'000'000, 5'000'000'000, 95).pass);
 }
 
 TEST_CASE("the GPU memory bound: peak over the window and devices") {
