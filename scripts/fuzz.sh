@@ -45,7 +45,7 @@ for t in "${targets[@]}"; do
   [ -d "fuzz/regressions/$name" ] && dirs+=("fuzz/regressions/$name")
   max_len=()
   [ -n "${SEATMARK_FUZZ_RUNS:-}" ] && max_len+=(-runs="$SEATMARK_FUZZ_RUNS")
-  [ "$name" = store ] && max_len=(-max_len=1048576)  # whole database files
+  [ "$name" = store ] && max_len+=(-max_len=1048576)  # whole database files
   set +e
   start=$SECONDS
   "$B/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${max_len[@]}" \
