@@ -16,6 +16,16 @@ namespace {
 constexpr int64_t recent_span_ns = 3'000'000'000;  // as the orchestrator's live figures
 constexpr double nan = NAN;
 
+// The file may be damaged, so any two of its stamps can lie 2^64 ns apart: differences are taken
+// in 128 bits, and a stamp computed from one is held within int64 (fuzz_store found the overflow).
+__int128 ns_between(int64_t from, int64_t to) { return static_cast<__int128>(to) - from; }
+double secs_between(int64_t from, int64_t to) { return double(ns_between(from, to)) * 1e-9; }
+int64_t stamp_after(int64_t from, double s) {
+    const double ns = std::clamp(s * 1e9, -9.2e18, 9.2e18);  // NaN is never passed: s is a time shown
+    const __int128 t = static_cast<__int128>(from) + static_cast<__int128>(ns);
+    return int64_t(std::clamp<__int128>(t, INT64_MIN, INT64_MAX));
+}
+
 bool bad_kind(const std::string& kind) {
     for (const char* w : {"crash", "hang", "lost", "fail", "error", "protocol", "rejected", "refused", "unavailable", "disconnected", "abort", "killed"})
         if (kind.find(w) != std::string::npos) return true;
@@ -162,7 +172,7 @@ DbSource::DbSource(const std::string& path) : path_(path) {
         last_ns = std::max(last_ns, e.t_ns);
         EventLine l;
         l.id = events_.size() + 1;
-        l.t_s = double(e.t_ns - origin_ns_) * 1e-9;
+        l.t_s = secs_between(origin_ns_, e.t_ns);
         l.kind = e.kind;
         l.text = (e.session_id ? "session " + std::to_string(*e.session_id) + ": " : std::string()) + e.detail;
         l.bad = bad_kind(e.kind);
@@ -172,8 +182,8 @@ DbSource::DbSource(const std::string& path) : path_(path) {
                 if (st.ended_ns && *st.ended_ns == e.t_ns && st.verdict == 0) l.bad = true;
         events_.push_back(std::move(l));
     }
-    if (run.ended_unix_ns) last_ns = std::max(last_ns, origin_ns_ + (*run.ended_unix_ns - run.started_unix_ns));
-    t_end_s_ = std::max(0.0, double(last_ns - origin_ns_) * 1e-9);
+    if (run.ended_unix_ns) last_ns = std::max(last_ns, stamp_after(origin_ns_, secs_between(run.started_unix_ns, *run.ended_unix_ns)));
+    t_end_s_ = std::max(0.0, secs_between(origin_ns_, last_ns));
 
     // Run-wide history, as the live API keeps it: at most ~1500 points.
     double spacing = std::max(1.0, t_end_s_ / 1500);
@@ -182,7 +192,7 @@ DbSource::DbSource(const std::string& path) : path_(path) {
     // Open at the end of the last measured window: the busiest moment that was judged.
     t_now_s_ = t_end_s_;
     for (const auto& st : steps_)
-        if (st.window_end_ns) t_now_s_ = std::min(t_end_s_, double(*st.window_end_ns - origin_ns_) * 1e-9 - 0.25);
+        if (st.window_end_ns) t_now_s_ = std::min(t_end_s_, secs_between(origin_ns_, *st.window_end_ns) - 0.25);
     t_now_s_ = std::max(0.0, t_now_s_);
     rebuild();
 }
@@ -191,12 +201,12 @@ double DbSource::at_or_before(const std::vector<std::pair<int64_t, double>>& v, 
     auto it = std::upper_bound(v.begin(), v.end(), std::pair<int64_t, double>(t, INFINITY));
     if (it == v.begin()) return nan;
     --it;
-    return t - it->first <= max_age_ns ? it->second : nan;
+    return ns_between(it->first, t) <= max_age_ns ? it->second : nan;
 }
 
 core::LiveState DbSource::state_at(double t_s) const {
     core::LiveState st;
-    const int64_t t = origin_ns_ + int64_t(t_s * 1e9);
+    const int64_t t = stamp_after(origin_ns_, t_s);
     const bool at_end = t_s >= t_end_s_ - 1e-6;
     st.plan = plan_name_;
     st.db_path = path_;
@@ -219,8 +229,8 @@ core::LiveState DbSource::state_at(double t_s) const {
             st.phase = "measuring";
         else
             st.phase = "settling";
-        if (st.phase == "measuring" && cur->window_end_ns) st.phase_left_s = double(*cur->window_end_ns - t) * 1e-9;
-        else if (st.phase == "settling" && cur->window_start_ns) st.phase_left_s = double(*cur->window_start_ns - t) * 1e-9;
+        if (st.phase == "measuring" && cur->window_end_ns) st.phase_left_s = secs_between(t, *cur->window_end_ns);
+        else if (st.phase == "settling" && cur->window_start_ns) st.phase_left_s = secs_between(t, *cur->window_start_ns);
     } else {
         st.phase = "starting";
     }
@@ -266,7 +276,7 @@ core::LiveState DbSource::state_at(double t_s) const {
             ls.state = upto > 0 ? "running" : "starting";
             ++st.alive;
         }
-        size_t from = size_t(std::lower_bound(s.t_ns.begin(), s.t_ns.end(), t - recent_span_ns) - s.t_ns.begin());
+        size_t from = size_t(std::lower_bound(s.t_ns.begin(), s.t_ns.end(), stamp_after(t, -double(recent_span_ns) * 1e-9)) - s.t_ns.begin());
         std::vector<FrameRecord> recent;
         int64_t active_ns = 0;
         for (size_t i = from; i < upto; ++i) {
@@ -327,11 +337,12 @@ core::LiveEndpoint DbSource::endpoint_at(const Session& s, int64_t t, bool ended
     if (ended) return e;
     auto by_begin = [](const FrameRecord& f, int64_t v) { return f.t_begin_ns < v; };
     const auto& f = s.endpoint_frames;
-    auto from = std::lower_bound(f.begin(), f.end(), t - recent_span_ns, by_begin);
-    auto upto = std::lower_bound(from, f.end(), t + 1, by_begin);
+    auto from = std::lower_bound(f.begin(), f.end(), stamp_after(t, -double(recent_span_ns) * 1e-9), by_begin);
+    const int64_t after_t = t == INT64_MAX ? t : t + 1;
+    auto upto = std::lower_bound(from, f.end(), after_t, by_begin);
     if (from == upto) return e;
     const auto fig = core::endpoint_figures(std::span<const FrameRecord>(&*from, size_t(upto - from)), s.endpoint.arrivals,
-                                            s.endpoint.ssim, double(recent_span_ns) * 1e-9, t + 1);
+                                            s.endpoint.ssim, double(recent_span_ns) * 1e-9, after_t);
     e.fps = fig.fps;
     e.delivered_ratio = fig.delivered_ratio;
     e.latency_p95_ms = fig.latency_p95_ms;
@@ -360,10 +371,10 @@ void DbSource::rebuild() {
         StepBand b;
         b.step = s.idx + 1;
         b.sessions = s.sessions;
-        b.t0_s = double(s.started_ns - origin_ns_) * 1e-9;
-        b.t1_s = s.ended_ns ? double(*s.ended_ns - origin_ns_) * 1e-9 : t_end_s_;
-        if (s.window_start_ns) b.window_t0_s = double(*s.window_start_ns - origin_ns_) * 1e-9;
-        if (s.window_end_ns) b.window_t1_s = double(*s.window_end_ns - origin_ns_) * 1e-9;
+        b.t0_s = secs_between(origin_ns_, s.started_ns);
+        b.t1_s = s.ended_ns ? secs_between(origin_ns_, *s.ended_ns) : t_end_s_;
+        if (s.window_start_ns) b.window_t0_s = secs_between(origin_ns_, *s.window_start_ns);
+        if (s.window_end_ns) b.window_t1_s = secs_between(origin_ns_, *s.window_end_ns);
         b.verdict = s.verdict;
         d->bands.push_back(b);
     }
@@ -377,7 +388,7 @@ void DbSource::rebuild() {
                     auto fs = std::make_shared<FrameSeries>();
                     fs->session = *selected_;
                     fs->t_s.reserve(s.t_ns.size());
-                    for (int64_t x : s.t_ns) fs->t_s.push_back(double(x - origin_ns_) * 1e-9);
+                    for (int64_t x : s.t_ns) fs->t_s.push_back(secs_between(origin_ns_, x));
                     fs->interval_ms = s.interval_ms;
                     it = series_.emplace(*selected_, std::move(fs)).first;
                 }

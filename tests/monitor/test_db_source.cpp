@@ -138,6 +138,26 @@ TEST_CASE("figures a file holds that no run writes (a negative memory size) are 
     CHECK(s.sessions[0].rss_bytes == 0);
 }
 
+TEST_CASE("stamps at the ends of the 64-bit range are shown, not overflowed") {
+    // fuzz_store found this: an event at ~2^63 ns made the state's moment origin + 9.2e18 ns,
+    // a signed overflow; stamps on both sides of the origin also overflowed their differences.
+    TempDir dir;
+    write_synthetic_db(dir.file("run.db"));
+    {
+        store::Db db(dir.file("run.db"), SQLITE_OPEN_READWRITE);
+        db.exec("UPDATE events SET t_ns = 9223372036854775807 WHERE rowid = (SELECT MIN(rowid) FROM events);"
+                "UPDATE runs SET mono_origin_ns = -9223372036854775807, ended_unix_ns = 9223372036854775807,"
+                " started_unix_ns = -9223372036854775807", "corrupting the test file");
+    }
+    DbSource src(dir.file("run.db"));
+    // From -(2^63 - 1) to 2^63 - 1 ns: 1.8e10 s (a 64-bit difference wrapped to -2 ns, shown as 0).
+    CHECK(src.run_seconds() == doctest::Approx(18446744073.709553).epsilon(1e-9));
+    const auto end = src.state_at(1e30);  // beyond any stamp: held at the last one
+    CHECK(end.status != "running");
+    const auto start = src.state_at(0);
+    CHECK(start.elapsed_s == 0);
+}
+
 TEST_CASE("a file that is not a run database is a clear error") {
     TempDir dir;
     write_file(dir.file("x.db"), "not sqlite at all, just text that is long enough to look like something");
