@@ -267,6 +267,14 @@ std::vector<SessionRow> StoreReader::sessions() const {
     while (s.step()) {
         SessionRow r;
         r.id = static_cast<int>(s.col_int(0));
+        // The id is the table's primary key, so ids ascend strictly; a repeat means a damaged B-tree that
+        // hands out the same rows again (fuzz_store: 3 rows read as 1024, each reading its frames again).
+        if (!out.empty() && r.id <= out.back().id)
+            throw StoreError(path_ + ": reading sessions: session " + std::to_string(r.id) + " comes after session " +
+                                 std::to_string(out.back().id) +
+                                 ", and ids are unique and ascending: the file is damaged (`sqlite3 FILE .recover`"
+                                 " may save what is left)",
+                             SQLITE_CORRUPT);
         r.profile = s.col_text(1);
         r.pid = s.col_int(2);
         r.device.device_name = s.col_text(3);

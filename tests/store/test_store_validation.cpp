@@ -1,5 +1,5 @@
 // A reader refuses what is not a seatmark run database of a version it reads (2 or 3), naming the file and what it
-// expected; a writer refuses to overwrite or to create where it cannot.
+// expected, and a damaged sessions table as damaged; a writer refuses to overwrite or to create where it cannot.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/errors.h"
+#include "store/sqlite_handle.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "tests/support/process.h"
@@ -133,6 +134,39 @@ TEST_CASE("store: reader refuses a truncated copy of a real database") {
     CHECK(contains(err, "truncated"));
     CHECK(contains(err, "expected a complete seatmark run database"));
     CHECK(reader_error(path).empty());  // the original still opens
+}
+
+TEST_CASE("store: a sessions table that repeats an id is refused as damaged, not read again and again") {
+    // fuzz_store found a file whose damaged B-tree handed out its 3 session rows as 1024; each read its
+    // frames again, and the monitor took 20 s on a 475 kB file. Without the primary key, as here, SQLite
+    // gives the repeats as a damaged page does.
+    test::TempDir dir;
+    std::string path = dir.file("run.db");
+    {
+        StoreWriter w = StoreWriter::open(path);
+        w.begin_run({.plan_text = "", .plan_path = "", .tool_version = "t", .host = "h"});
+        w.add_session({.id = 0, .profile = "p", .pid = 10, .device = {}, .started_ns = 1, .host = ""});
+        w.add_session({.id = 1, .profile = "p", .pid = 11, .device = {}, .started_ns = 1, .host = ""});
+        w.end_run(RunStatus::finished);
+        w.finish();
+    }
+    CHECK(StoreReader(path).sessions().size() == 2);
+    {
+        Db d(path, SQLITE_OPEN_READWRITE);
+        d.exec("PRAGMA foreign_keys = OFF; ALTER TABLE sessions RENAME TO old_sessions;"
+               " CREATE TABLE sessions AS SELECT * FROM old_sessions;"
+               " INSERT INTO sessions SELECT * FROM old_sessions WHERE id = 1; DROP TABLE old_sessions;",
+               "repeating a session row");
+    }
+    std::string err;
+    try {
+        (void)StoreReader(path).sessions();
+    } catch (const std::exception& e) {
+        err = e.what();
+    }
+    CAPTURE(err);
+    CHECK(contains(err, path + ": reading sessions: session 1 comes after session 1"));
+    CHECK(contains(err, "the file is damaged"));
 }
 
 TEST_CASE("store: reader names a missing file") {
