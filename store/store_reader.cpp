@@ -272,8 +272,8 @@ std::vector<SessionRow> StoreReader::sessions() const {
         if (!out.empty() && r.id <= out.back().id)
             throw StoreError(path_ + ": reading sessions: session " + std::to_string(r.id) + " comes after session " +
                                  std::to_string(out.back().id) +
-                                 ", and ids are unique and ascending: the file is damaged (`sqlite3 FILE .recover`"
-                                 " may save what is left)",
+                                 ", and ids are unique and ascending: the file is damaged (`sqlite3 " + path_ +
+                                 " .recover` may save what is left)",
                              SQLITE_CORRUPT);
         r.profile = s.col_text(1);
         r.pid = s.col_int(2);

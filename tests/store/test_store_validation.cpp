@@ -167,6 +167,7 @@ TEST_CASE("store: a sessions table that repeats an id is refused as damaged, not
     CAPTURE(err);
     CHECK(contains(err, path + ": reading sessions: session 1 comes after session 1"));
     CHECK(contains(err, "the file is damaged"));
+    CHECK(contains(err, "`sqlite3 " + path + " .recover`"));  // what to run, on this file
 }
 
 TEST_CASE("store: reader names a missing file") {
