@@ -115,6 +115,10 @@ TEST_CASE("pool: a rank stopped mid-run is lost, the survivor ends degraded, eve
         }
     }));
     signal_process(rank1, SIGSTOP);
+    // The steps h1 had finished when it stopped (its file is frozen now). Under load (a sanitizer
+    // build, a busy runner) step 0 can end between the poll and the stop; the rank is then lost in
+    // the step it was in, not in step 0.
+    const int64_t finished = scalar(t.file("pool.h1.db"), "SELECT count(*) FROM steps WHERE ended_ns IS NOT NULL");
     auto r = mpirun.wait(90);
     signal_process(rank1, SIGKILL);
     INFO(r.err);
@@ -127,7 +131,12 @@ TEST_CASE("pool: a rank stopped mid-run is lost, the survivor ends degraded, eve
     CHECK(hosts[1].hostname == "h1");
     CHECK(hosts[1].lost);
     REQUIRE(hosts[1].lost_step);
-    CHECK(*hosts[1].lost_step == 0);
+    CAPTURE(finished);
+    // Lost in the step it had not finished, or in the next when it stopped after sending that step's
+    // verdict but before its writer committed the step's end (run_steps.cpp queues end_step, then answers).
+    CHECK(*hosts[1].lost_step >= finished);
+    CHECK(*hosts[1].lost_step <= finished + 1);
+    CHECK(*hosts[1].lost_step <= 1);  // a 2-step plan: lost within it
     // The lost host's own database is consistent on its disk, and a merge of the survivors' files says who was lost.
     store::StoreReader h1(t.file("pool.h1.db"));
     CHECK(h1.integrity_ok());
