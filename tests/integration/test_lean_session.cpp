@@ -47,16 +47,6 @@ bool cloexec(int pid, int fd) {
     return (std::stoul(info.substr(at + 6), nullptr, 8) & 02000000) != 0;
 }
 
-// True once the process catches SIGTERM (bit 15 of /proc/PID/status's SigCgt mask): its main()
-// has installed the stop handler. libvulkan is mapped at exec, before main(), so a map alone
-// does not say a SIGTERM will be handled (under ASan the runtime's start-up makes that gap long).
-bool catches_sigterm(int pid) {
-    std::string status = read_file("/proc/" + std::to_string(pid) + "/status");
-    auto at = status.find("SigCgt:");
-    if (at == std::string::npos) return false;
-    return (std::stoull(status.substr(at + 7), nullptr, 16) & (1ull << (SIGTERM - 1))) != 0;
-}
-
 int session_pid(const std::string& db) {
     try {
         store::StoreReader r(db);
@@ -158,7 +148,7 @@ TEST_CASE("a headless session maps no GLFW, X11 or GL library, and `seatmark ses
         auto image = std::filesystem::read_symlink("/proc/" + std::to_string(s.pid()) + "/exe", ec);
         if (ec || image.filename() != "seatmark-session") return false;
         maps = read_file("/proc/" + std::to_string(s.pid()) + "/maps");
-        return maps.find("libvulkan") != std::string::npos && catches_sigterm(s.pid());
+        return maps.find("libvulkan") != std::string::npos && handles_sigterm(s.pid(), "seatmark-session");
     }));
     std::string exe = std::filesystem::read_symlink("/proc/" + std::to_string(s.pid()) + "/exe").filename().string();
     s.signal(SIGTERM);

@@ -88,6 +88,8 @@ TEST_CASE("a Vulkan session ends promptly on SIGTERM during set-up and while ren
     for (int delay_ms : {100, 2500}) {
         CAPTURE(delay_ms);
         BackgroundProcess s(seatmark_argv({"session", "--workload", "ci-tiny", "--duration", "1000h"}));
+        // From its main() on: before it, SIGTERM's default action applies (under ASan, ~0.4 s).
+        REQUIRE(wait_until(60, [&] { return handles_sigterm(s.pid(), "seatmark-session"); }));
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         auto t = std::chrono::steady_clock::now();
         s.signal(SIGTERM);

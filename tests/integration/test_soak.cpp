@@ -17,7 +17,10 @@ TEST_CASE("a short soak: every frame accounted for, descriptors and threads flat
     CHECK(r.out.find("frames unaccounted (sent - stored - lost)  0   (sessions without BYE: 0;") != std::string::npos);
     CHECK(r.out.find("run finished") != std::string::npos);
     // The stretches come from the window the database recorded (5 s of settling first).
-    CHECK(r.out.find("of the window (5-") != std::string::npos);
+    // (5 s of settling from the step's start, which a slow build reaches later: "(6-21 s" under ASan.)
+    const auto at = r.out.find("of the window (");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::stoi(r.out.substr(at + 15)) >= 5);
     CHECK(r.out.find("(goal: no more)") != std::string::npos);
     CHECK(r.out.find("left open after the run") == std::string::npos);
 }

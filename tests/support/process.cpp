@@ -179,6 +179,18 @@ int signal_process(int64_t pid, int sig) {
     return ::kill(pid_t(pid), sig);
 }
 
+bool handles_sigterm(int pid, const std::string& exe) {
+    std::error_code ec;
+    auto image = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
+    if (ec || image.filename() != exe) return false;
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("SigCgt:", 0) == 0)
+            return (std::stoull(line.substr(7), nullptr, 16) & (1ull << (SIGTERM - 1))) != 0;
+    return false;
+}
+
 bool wait_until(double timeout_s, const std::function<bool()>& cond) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     while (std::chrono::steady_clock::now() < deadline) {

@@ -42,6 +42,12 @@ private:
 // Polls `cond` every 100 ms until it holds or timeout_s passes; returns whether it held.
 bool wait_until(double timeout_s, const std::function<bool()>& cond);
 
+// True once process `pid` runs the image named `exe` and catches SIGTERM (bit 15 of /proc/PID/status's
+// SigCgt): its main() has installed the stop handler. Libraries are mapped at exec, before main(), and
+// a sanitizer's start-up makes that gap hundreds of ms, so a map or a fixed delay does not say a
+// SIGTERM will be handled rather than kill the process by its default action.
+bool handles_sigterm(int pid, const std::string& exe);
+
 // kill(pid, sig) for a process a test looked up (in a database, /proc, a file name). Throws, failing
 // the test, for pid <= 1: kill() reads -1 as "every process I may signal" (as root: the whole
 // machine, ctest included) and 0 as "my process group". Returns kill()'s result.
