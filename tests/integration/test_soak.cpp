@@ -16,8 +16,8 @@ TEST_CASE("a short soak: every frame accounted for, descriptors and threads flat
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("frames unaccounted (sent - stored - lost)  0   (sessions without BYE: 0;") != std::string::npos);
     CHECK(r.out.find("run finished") != std::string::npos);
-    // The stretches come from the window the database recorded (5 s of settling first).
-    // (5 s of settling from the step's start, which a slow build reaches later: "(6-21 s" under ASan.)
+    // The stretches come from the window the database recorded: after 5 s of settling from the step's
+    // start, which a slow build reaches later ("(6-21 s" under ASan).
     const auto at = r.out.find("of the window (");
     REQUIRE(at != std::string::npos);
     CHECK(std::stoi(r.out.substr(at + 15)) >= 5);
