@@ -1,7 +1,9 @@
 #include "app/exit_mapping.h"
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <string>
 
 #include "client/vk_check.h"
 #include "common/errors.h"
@@ -9,6 +11,34 @@
 #include "common/output_file.h"
 
 namespace seatmark::app {
+
+namespace {
+
+// `seatmark monitor --db run.db` (as `seatmark run --db` takes it): the command takes its database
+// as a positional argument, and CLI11 only says "--db" was not expected. Name the right form.
+void hint_positional(const CLI::App& app, int argc, char** argv) {
+    const CLI::App* cmd = &app;
+    while (!cmd->get_subcommands().empty()) cmd = cmd->get_subcommands().front();
+    const auto positionals = cmd->get_options([](const CLI::Option* o) { return o->get_positional(); });
+    if (positionals.empty()) return;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0) continue;
+        const std::string name = arg.substr(2, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 2);
+        if (name.empty() || cmd->get_option_no_throw("--" + name)) continue;
+        for (const CLI::Option* p : positionals) {
+            if (name != p->get_name() && name != "db") continue;
+            std::string path = cmd->get_name();
+            for (const CLI::App* up = cmd->get_parent(); up && up->get_parent(); up = up->get_parent())
+                path = up->get_name() + " " + path;
+            std::fprintf(stderr, "seatmark: hint: %s takes its %s without a flag: seatmark %s %s\n", path.c_str(),
+                         p->get_name().c_str(), path.c_str(), name == "db" ? "RUN.db" : p->get_name().c_str());
+            return;
+        }
+    }
+}
+
+}  // namespace
 
 int parse_and_run(CLI::App& app, int argc, char** argv, const std::function<int()>& run) {
     namespace ec = seatmark::exit_code;
@@ -22,6 +52,7 @@ int parse_and_run(CLI::App& app, int argc, char** argv, const std::function<int(
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e);  // prints the message and usage
+        hint_positional(app, argc, argv);
         return ec::bad_input;
     }
     try {

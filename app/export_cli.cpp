@@ -59,7 +59,7 @@ void add_export_command(CLI::App& app, std::function<int()>& run) {
     frames->footer(
         "Columns: session_id seq t_begin_ns cpu_ns gpu_ns interval_ns latency_ns stretch mode flags\n"
         "begin_interval_ns t_present_ns (docs/store.md defines each; times in the file's monotonic base).\n"
-        "The sqlite3 shell cannot read schema 4's frames (packed blocks); load them from this instead.\n"
+        "Plain SQL reads them too with the extension: sqlite3 run.db -cmd '.load libseatmark_sqlite' (docs/store.md).\n"
         "Example:\n"
         "  seatmark export frames run.db --session 3 --csv > s3.csv\n"
         "  seatmark export frames run.db | sqlite3 -cmd '.mode tabs' -cmd '.import /dev/stdin frames' x.db");

@@ -1,7 +1,7 @@
 #pragma once
 // `seatmark export frames DB [--session N] [--csv]`: a run database's frames as text, one line
-// per frame. Schema 4 stores frames in packed blocks that the sqlite3 shell cannot decode
-// (docs/store.md "Frame blocks"); this is how people and scripts read them without seatmark's code.
+// per frame. Schema 4 stores frames in packed blocks (docs/store.md "Frame blocks"); this and the
+// loadable extension libseatmark_sqlite.so are how people and scripts read them without seatmark.
 #include <CLI/CLI.hpp>
 
 #include <functional>

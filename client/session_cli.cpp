@@ -84,9 +84,14 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
     cmd->add_option("--screenshot", opts->screenshot, "Write a PNG of a frame in the default mode (shaded with edges)");
     cmd->add_flag("--validate", opts->validate, "Enable the Khronos validation layer; any message fails the session");
     cmd->add_flag("--window", opts->window, "Present to a window (needs a display) instead of rendering headless");
-    cmd->add_flag("--watermark{16}", opts->watermark_cell,
-                  "Paint each frame's sequence number as a block watermark in the top-left corner "
-                  "(--watermark=PX sets the block size; 16 survives RemoteFX; read by `seatmark launch` at the RDP endpoint)")
+    // An option whose value may be left out (a flag named "--watermark{16}" showed its braces in --help).
+    cmd->add_option("--watermark", opts->watermark_cell,
+                    "Paint each frame's sequence number as a block watermark in the top-left corner, "
+                    "blocks of PX pixels (4..64; 16 when left out, which survives RemoteFX); read by `seatmark "
+                    "launch` at the RDP endpoint")
+        ->expected(0, 1)
+        ->default_str("16")
+        ->option_text("[=PX]")
         ->check(CLI::Range(4u, 64u));
     cmd->add_option("--reference-dir", opts->reference_dir,
                     "With --watermark: write one frame in --reference-every as it was rendered (gray PGM) to this "

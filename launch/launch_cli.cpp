@@ -201,15 +201,16 @@ void configure_launch_command(CLI::App& app, std::function<int()>& run) {
                     "Write every frame seen as CSV: user, frame sequence number, arrival (CLOCK_MONOTONIC ns)");
     cmd->footer(
         "Each test user's logon must start the synthetic user inside the desktop with the watermark on,\n"
-        "e.g. ~/.xsession on an xrdp host:\n"
-        "  exec seatmark session --window --watermark --duration 60s\n"
+        "e.g. ~/.xsession on an xrdp host (the full path: a logon's PATH is not your shell's):\n"
+        "  exec /usr/bin/seatmark session --window --watermark --duration 60s\n"
         "Example:\n"
         "  seatmark launch --rdp vdi-host-01:3389 --users users.txt --sessions 10 --duration 2m --json out.json\n"
         "In a run (the run opens logons step by step; each logon's session joins it too):\n"
         "  seatmark run plan.toml --accept 0.0.0.0:7300 --token-file run.token &\n"
         "  seatmark launch --rdp vdi-host-01 --users users.txt --join controller:7300 --token-file run.token\n"
-        "    --session-host vdi-host-01   # with ~/.xsession: exec seatmark session --join controller:7300\n"
+        "    --session-host vdi-host-01   # with ~/.xsession: exec /usr/bin/seatmark session --join controller:7300\n"
         "                                 #   --token-file run.token --window --watermark\n"
+        "  (each test user needs its own copy of run.token, owned by it, mode 600)\n"
         "Per session: logon time (connect -> first watermarked frame), frames arriving per second, the\n"
         "arrival-interval distribution, delivered / rendered frames, the codec and its bytes per second.");
     cmd->callback([o, &run] { run = [o] { return run_launch(*o); }; });

@@ -1,11 +1,12 @@
 #pragma once
 // One `frames` row (the virtual table of store/frames_table.h, or a v2/v3 file's real table) as a
 // FrameRecord: the column list and the conversion, in one place for every reader of it (the
-// store reader and the merge). And one frame_blocks row's blob, checked, for every reader that
-// decodes blocks itself (the virtual table, the store reader's window read, the report's scan).
+// store reader and the merge). checked_block (store/block_check.h) is here too for the readers
+// that decode blocks themselves.
 #include <string>
 
 #include "common/frame_record.h"
+#include "store/block_check.h"
 #include "store/sqlite_handle.h"
 
 namespace seatmark::store {
@@ -16,11 +17,5 @@ inline constexpr const char* frame_row_columns =
 
 // The row's frame, its columns (frame_row_columns) starting at result column `first`.
 FrameRecord frame_row(const Stmt& s, int first = 0);
-
-// The packed block (store/frame_block.h) in result column `col` of a frame_blocks row that says
-// it holds `expected` frames, checked before any frame of it is decoded. Null, with `error` set to
-// "frame block B (session S): what is wrong", when the column is not a sound block.
-const unsigned char* checked_block(sqlite3_stmt* s, int col, int64_t block, int64_t session, int64_t expected,
-                                   std::string& error);
 
 }  // namespace seatmark::store

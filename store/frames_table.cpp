@@ -4,7 +4,7 @@
 #include <string>
 
 #include "store/frame_block.h"
-#include "store/frame_row.h"
+#include "store/block_check.h"
 
 namespace seatmark::store {
 

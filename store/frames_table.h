@@ -4,10 +4,10 @@
 // `frames` table had (session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns,
 // stretch, mode, flags, begin_interval_ns, t_present_ns), so the same SQL reads both. In a file
 // of schema 2 or 3 the real `frames` table shadows it (SQLite looks up real tables first).
-// Its rowid is the frame block's. Only connections that registered it have it: the sqlite3
-// shell does not (`seatmark export frames` prints the frames for it, docs/store.md).
+// Its rowid is the frame block's. Connections that registered it have it: seatmark's own, and any
+// host that loaded the extension libseatmark_sqlite.so (store/sqlite_extension.cpp, docs/store.md).
 // A damaged block fails the statement: "frame block B (session S): <what is wrong>".
-#include <sqlite3.h>
+#include "store/sqlite_api.h"
 
 namespace seatmark::store {
 

@@ -188,3 +188,25 @@ TEST_CASE("a missing plan file names the path") {
         CHECK(std::string(e.what()).find("/nonexistent/plan.toml") != std::string::npos);
     }
 }
+
+TEST_CASE("the shipped pool and join example plans parse as their comments say") {
+    Plan pool = load_plan(std::string(SEATMARK_SOURCE_DIR) + "/workloads/plans/pool.toml");
+    CHECK(pool.name == "avd-pool-density");
+    CHECK(pool.steps == std::vector<uint32_t>{4, 8, 16, 24, 32, 48, 64});
+    CHECK_FALSE(pool.allow_software);
+    CHECK(pool.pool.placement == Placement::breadth_first);
+    CHECK(pool.pool.sync_timeout_s == 30);
+    CHECK(pool.pool.scaling_hosts == std::vector<uint32_t>{1, 2, 4});
+    CHECK(pool_plan_problem(pool, 4).empty());
+    CHECK(pool_plan_problem(pool, 2).find("mpirun -np 4") != std::string::npos);  // the series wants 4 ranks
+    CHECK(pool.sessions == SessionsMode::spawn);
+
+    Plan join = load_plan(std::string(SEATMARK_SOURCE_DIR) + "/workloads/plans/join.toml");
+    CHECK(join.name == "avd-logon-density");
+    CHECK(join.sessions == SessionsMode::join);
+    CHECK(join.join_timeout_s == 300);
+    CHECK(join.steps == std::vector<uint32_t>{1, 5, 10, 15, 20, 25, 30});
+    CHECK_FALSE(join.allow_software);
+    CHECK(join.mix.size() == 1);
+    CHECK(join.mix.at(0).profile == "designer-medium");
+}

@@ -311,3 +311,15 @@ TEST_CASE("--window without a display is a clear error") {
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("--window") != std::string::npos);
 }
+
+TEST_CASE("a command that takes its database positionally says so when given --db, and --watermark shows as an option") {
+    auto r = run_process(seatmark_argv({"monitor", "--db", "run.db"}), 30);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("hint: monitor takes its source without a flag: seatmark monitor RUN.db") != std::string::npos);
+    auto e = run_process(seatmark_argv({"export", "frames", "--db", "run.db"}), 30);
+    CHECK(e.exit_code == 2);
+    CHECK(e.err.find("hint: export frames takes its db without a flag: seatmark export frames RUN.db") != std::string::npos);
+    auto h = run_process(seatmark_argv({"session", "--help"}), 30);
+    CHECK(h.out.find("--watermark [=PX]") != std::string::npos);
+    CHECK(h.out.find("{16}") == std::string::npos);
+}
