@@ -61,7 +61,11 @@
 //                      asks the session (REF_ASK on its connection) and passes its REFERENCE on.
 //
 // Peers' times (HELLO, FRAMES, HEARTBEAT, EVENT, SAMPLES, LOGON_STATE, ARRIVALS) are their own monotonic clock; the
-// orchestrator adds the connection's measured offset at ingest. Nothing a peer sends names a
+// orchestrator adds the connection's measured offset at ingest, and refuses a stamp that cannot be
+// true (no clock reading, or outside the connection's life once converted) or a count past 2^53,
+// as a protocol error (core/peer_stamps.h). A PONG's stamp must be a clock reading, and agree
+// with the burst's other round trips and with the offset in use (core::disagreement): a PONG off
+// the peer's clock is a protocol error too. Nothing a peer sends names a
 // file or starts a process on the orchestrator's host.
 // duration_s in WELCOME is a backstop: a session renders until STOP, at most that long.
 #include <array>

@@ -37,7 +37,9 @@
 //                i64 latency_ns, u32 stretch, u16 mode, u16 flags,
 //                i64 begin_interval_ns, i64 t_present_ns
 //                (common/frame_record.h). The payload is exactly 4 + 72 x count bytes.
-//                Frames arrive in seq order; seq gaps are dropped frames.
+//                Frames arrive in seq order; seq gaps are dropped frames. A frame numbered
+//                at or below one already received (a duplicated or reordered block) is not
+//                counted again: the orchestrator drops it and says so.
 //   3 HEARTBEAT  i64 t_ns, u64 frames_emitted              (payload exactly 16 bytes)
 //                Liveness of the session's RENDER LOOP, not of its sender thread:
 //                the sender sends one every ~0.5 s only if the render loop made
@@ -68,7 +70,14 @@
 // A connection that closes without BYE is a session that died (crash, kill, lost
 // telemetry). A session that fails before it chose a device (bad profile) closes
 // without HELLO; its exit code and stderr say why. Frames counted by BYE but not
-// received are lost frames.
+// received are lost frames: only numbers the session skipped, since frames travel before BYE on
+// the same stream, so a BYE count below the frames received or above their next number cannot
+// be true.
+//
+// Stamps (t_ns, t_begin_ns, t_present_ns) are the sender's monotonic clock, 0 for none; counts
+// (seq, frames_emitted, frames_sent, frames, dropped) are at most 2^53. The orchestrator checks
+// both where a message arrives (core/peer_stamps.h): a stamp no clock reads, or one outside the
+// connection's life once in the orchestrator's clock, and a count past 2^53, are protocol errors.
 #include <cstddef>
 #include <cstdint>
 #include <span>

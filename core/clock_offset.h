@@ -7,8 +7,18 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 namespace seatmark::core {
+
+// A monotonic clock reads at most this (146 years of uptime); a peer stamp above it, or below
+// 1, is no clock reading (core/peer_stamps.h).
+inline constexpr int64_t max_clock_ns = int64_t(1) << 62;
+// How fast two hosts' monotonic clocks may run apart: 1000 ppm, twice the fastest slew NTP
+// applies (500 ppm) with room for a poor crystal. CLOCK_MONOTONIC and Windows' QPC never step.
+inline constexpr double max_clock_drift = 1e-3;
+// Rounding and clock granularity allowed on top when round trips are compared.
+inline constexpr int64_t offset_slack_ns = 1'000'000;
 
 struct ClockSample {
     int64_t t_send_ns = 0;  // orchestrator: PING sent
@@ -23,7 +33,18 @@ struct ClockOffset {
     uint32_t samples = 0;
 };
 
-// The estimate from the least-delay sample; nullopt without a usable sample (t_recv < t_send).
+// The estimate from the least-delay sample; nullopt without a usable sample (t_recv < t_send,
+// or a peer stamp that is no clock reading).
 std::optional<ClockOffset> estimate_offset(std::span<const ClockSample> samples);
+
+// Whether round trips can all be true: the true offset lies within each usable sample's
+// +- half its round trip, so any two of those ranges overlap, give or take the clocks running
+// apart by max_clock_drift over the time between them (and offset_slack_ns). "" when they do;
+// else why not, naming the two round trips (1-based) and the offset each gives. A
+// peer answering a PONG with a stamp off its clock fails this.
+std::string disagreement(std::span<const ClockSample> samples);
+// The same between two estimates measured at `a_ns` and `b_ns` (this clock): a later burst of
+// round trips must agree with the offset in use.
+std::string disagreement(const ClockOffset& a, int64_t a_ns, const ClockOffset& b, int64_t b_ns);
 
 }  // namespace seatmark::core

@@ -6,10 +6,12 @@
 namespace seatmark::core {
 
 double active_seconds(const std::vector<FrameRecord>& frames) {
-    int64_t ns = 0;
+    // In double: an interval is the session's word, and an int64 sum of them could overflow
+    // (exact all the same below 2^53 ns, 104 days).
+    double ns = 0;
     for (const auto& f : frames)
-        if (f.interval_ns > 0) ns += f.interval_ns;
-    return double(ns) * 1e-9;
+        if (f.interval_ns > 0) ns += double(f.interval_ns);
+    return ns * 1e-9;
 }
 
 SessionFigures session_figures(const SessionWindow& s) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <sqlite3.h>
@@ -127,6 +128,31 @@ int main(int argc, char** argv) {
         put(out / "wire", names[i], std::string(1, char(255)) + str(one));
     }
     put(out / "wire", "session", std::string(1, char(7)) + str(all));
+
+    // ---- peer_input (fuzz_peer_input.cpp): 4 round trips putting the peer's clock on this one's,
+    // the connection opened at 0.9 s and the stream arriving 2 s later, then the session's stream
+    // as it is, with every FRAMES twice, and with a frame stamped near INT64_MIN.
+    std::string clock;
+    auto i64 = [&clock](int64_t v) { clock.append(reinterpret_cast<const char*>(&v), 8); };
+    for (int64_t i = 0; i < 4; ++i) {
+        i64(900'000'000 + i * 1'000'000);
+        i64(900'000'000 + i * 1'000'000 + 50'000);
+        i64(900'000'000 + i * 1'000'000 + 100'000);
+    }
+    i64(900'000'000);
+    i64(2'000'000'000);
+    put(out / "peer_input", "session", clock + str(all));
+    std::vector<uint8_t> twice;
+    for (const auto& m : msgs) {
+        wire::encode(twice, m);
+        if (std::holds_alternative<wire::Frames>(m)) wire::encode(twice, m);
+    }
+    put(out / "peer_input", "duplicates", clock + str(twice));
+    wire::Frames wrapped = fr;
+    wrapped.frames.back().t_begin_ns = INT64_MIN + 1;
+    std::vector<uint8_t> bad;
+    wire::encode(bad, wrapped);
+    put(out / "peer_input", "int64-min", clock + str(bad));
 
     // ---- live JSON: a state with sessions, steps and events; a history; frames.
     core::LiveState s;

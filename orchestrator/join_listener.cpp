@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/errors.h"
 #include "common/join_auth.h"
+#include "core/peer_stamps.h"
 #include "orchestrator/accept_loop.h"
 #include "orchestrator/cloexec.h"
 
@@ -19,26 +20,6 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
 using namespace std::chrono_literals;
-
-namespace {
-
-// Peer stamps -> this process's clock. Zero stays zero (a frame never presented).
-void shift(int64_t& t, int64_t off) {
-    if (t > 0) t += off;
-}
-
-void convert(wire::Message& m, int64_t off) {
-    if (auto* h = std::get_if<wire::Hello>(&m)) shift(h->t_ns, off);
-    else if (auto* f = std::get_if<wire::Frames>(&m))
-        for (auto& r : f->frames) {
-            shift(r.t_begin_ns, off);
-            shift(r.t_present_ns, off);
-        }
-    else if (auto* hb = std::get_if<wire::Heartbeat>(&m)) shift(hb->t_ns, off);
-    else if (auto* e = std::get_if<wire::Event>(&m)) shift(e->t_ns, off);
-}
-
-}  // namespace
 
 class JoinListener::Connection : public std::enable_shared_from_this<Connection> {
 public:
@@ -205,9 +186,10 @@ private:
         }
         if (auto* jm = std::get_if<join::JoinMessage>(&m)) {
             if (auto* p = std::get_if<join::Pong>(jm)) return on_pong(*p);
+            // Stamps into this clock, and any that cannot be true refused (core/peer_stamps.h).
+            if (std::string why = core::admit(*jm, peer_clock(), now_ns()); !why.empty()) return protocol(why);
             if (auto* s = std::get_if<join::Samples>(jm)) {
                 if (peer_.role != join::Role::agent) return protocol("SAMPLES from a session");
-                if (s->t_ns > 0) s->t_ns += offset_.offset_ns;
                 if (l_.cb_.samples) l_.cb_.samples(id_, std::move(*s));
                 return true;
             }
@@ -219,9 +201,6 @@ private:
             if (peer_.role == join::Role::launcher && (std::holds_alternative<join::LogonState>(*jm) ||
                                                        std::holds_alternative<join::Arrivals>(*jm) ||
                                                        std::holds_alternative<join::RefAsk>(*jm))) {
-                if (auto* st = std::get_if<join::LogonState>(jm)) shift(st->t_ns, offset_.offset_ns);
-                if (auto* a = std::get_if<join::Arrivals>(jm))
-                    for (auto& x : a->arrivals) shift(x.t_ns, offset_.offset_ns);
                 if (l_.cb_.launcher) l_.cb_.launcher(id_, std::move(*jm));
                 return !gone();
             }
@@ -233,11 +212,14 @@ private:
         }
         auto& wm = std::get<wire::Message>(m);
         if (stage_ != Stage::started) return protocol("telemetry from a session that was not started");
+        if (std::string why = core::admit(wm, peer_clock(), now_ns()); !why.empty()) return protocol(why);
         if (std::holds_alternative<wire::Bye>(wm)) saw_bye_ = true;
-        convert(wm, offset_.offset_ns);
         if (l_.cb_.message) l_.cb_.message(id_, std::move(wm));
         return !gone();
     }
+
+    // The peer's stamps become this clock's with the measured offset, within the connection's life.
+    core::PeerClock peer_clock() const { return {offset_.offset_ns, offset_.uncertainty_ns, opened_ns_}; }
 
     bool protocol(const std::string& why) {
         end(CloseReason::protocol, "protocol error: " + why);
@@ -287,18 +269,28 @@ private:
     bool on_pong(const join::Pong& p) {
         const int64_t t = now_ns();
         if (p.seq != ping_seq_ || p.t_orch_ns != ping_sent_ns_ || pings_left_ == 0) return true;  // stale: ignored
+        // The peer's stamp is untrusted: a reading of its clock, and one that agrees with the
+        // burst's others and with the offset in use (core/clock_offset.h). A PONG that moves the
+        // offset where no clock can be would put every later stamp of the peer there.
+        if (std::string why = core::clock_reading(p.t_peer_ns, "PONG t_peer_ns"); !why.empty()) return protocol(why);
         burst_.push_back({p.t_orch_ns, p.t_peer_ns, t});
         if (--pings_left_ > 0) {
             ping();
             return true;
         }
         last_sync_ns_ = t;
+        if (std::string why = core::disagreement(burst_); !why.empty()) return protocol(why);
         auto est = core::estimate_offset(burst_);
         if (!est) return true;
+        const bool first = stage_ == Stage::syncing;
+        if (!first)
+            if (std::string why = core::disagreement(offset_, offset_at_ns_, *est, t); !why.empty()) return protocol(why);
         // A later burst replaces the estimate only when it is about as good: a congested burst
         // (long round trips) would widen the error for no gain.
-        const bool first = stage_ == Stage::syncing;
-        if (first || est->uncertainty_ns <= 2 * offset_.uncertainty_ns + 100'000) offset_ = *est;
+        if (first || est->uncertainty_ns <= 2 * offset_.uncertainty_ns + 100'000) {
+            offset_ = *est;
+            offset_at_ns_ = t;
+        }
         if (first) stage_ = Stage::ready;
         if (l_.cb_.clock) l_.cb_.clock(id_, offset_, first);
         return !gone();
@@ -321,6 +313,7 @@ private:
     int64_t ping_sent_ns_ = 0;
     std::vector<core::ClockSample> burst_;
     core::ClockOffset offset_;
+    int64_t offset_at_ns_ = 0;  // when offset_ was measured
     bool saw_bye_ = false, stopped_ = false;
 };
 

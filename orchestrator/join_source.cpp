@@ -360,6 +360,19 @@ void JoinSessionSource::on_closed(uint64_t conn, const ConnectionEnd& end) {
     peers_.erase(it);
     std::erase(waiting_, conn);
     const std::string why = end.detail.empty() ? "closed by the peer" : end.detail;
+    if (!p.ready) {
+        // Authenticated, WELCOMEd, and gone before its clock was measured: garbage or a PONG that
+        // cannot be true (refused), or a peer that left. Recorded like every refusal, with its
+        // host's row (whose clock was never measured), so the event's host is one of the run's.
+        if (stopping_ && end.reason != CloseReason::protocol) return;
+        if (p.info.role != join::Role::launcher) host_seen(p.info.host);
+        event(std::nullopt, end.reason == CloseReason::protocol ? "connection-refused" : "join-abandoned",
+              "join from " + p.info.address + " (" + std::string(join::to_string(p.info.role)) + " on host " + p.info.host +
+                  ", user " + p.info.user + ", pid " + std::to_string(p.info.pid) +
+                  ") ended after WELCOME, before its clock was measured: " + why,
+              p.info.role == join::Role::launcher ? "" : p.info.host);
+        return;
+    }
     if (p.info.role == join::Role::launcher) {
         hub_->closed(conn, why);
         return;

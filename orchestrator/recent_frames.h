@@ -21,10 +21,14 @@ public:
     // And never more than this many (a session far above 60 FPS), the live API's largest `max`.
     static constexpr size_t keep_max = 10'000;
 
-    // Frames arrive in sequence order, so begin times only grow.
+    // Frames arrive in sequence order, so begin times only grow. Peer stamps are checked where
+    // they arrive (core/peer_stamps.h); the cut-off saturates all the same, so no stamp can make
+    // this loop run past the newest frame (a frame stamped near INT64_MIN once wrapped it into an
+    // endless loop that hung the orchestrator).
     void add(const FrameRecord& r) {
         frames_.push_back(r);
-        while (frames_.size() - head_ > keep_max || frames_[head_].t_begin_ns < r.t_begin_ns - keep_ns) ++head_;
+        const int64_t cutoff = r.t_begin_ns < INT64_MIN + keep_ns ? INT64_MIN : r.t_begin_ns - keep_ns;
+        while (frames_.size() - head_ > keep_max || frames_[head_].t_begin_ns < cutoff) ++head_;
         // The dropped front is reclaimed in one move once it is a quarter of the buffer (so the
         // buffer holds at most 4/3 of what is kept; about 2 frames moved per frame added): a
         // vector and a start index instead of a deque, whose 7-frame nodes cost a malloc and a

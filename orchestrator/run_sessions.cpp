@@ -75,15 +75,30 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
     Session& s = *sp;
     s.last_seen_ns = now_ns();
     if (auto* f = std::get_if<wire::Frames>(&m)) {
-        for (const auto& r : f->frames) {
-            s.frames.add(r);
+        auto& v = f->frames;
+        const uint64_t out_before = s.frames.out_of_sequence;
+        size_t kept = 0;
+        for (size_t i = 0; i < v.size(); ++i) {
+            const FrameRecord& r = v[i];
+            if (!s.frames.add(r)) {  // a duplicate or a late frame: neither stored nor shown
+                if (s.frames.out_of_sequence == 1)
+                    store_->add_event({now_ns(), static_cast<int>(id), "frames-out-of-sequence",
+                                       "frame seq " + std::to_string(r.seq) + " arrived after frame seq " +
+                                           std::to_string(s.frames.next_seq - 1) +
+                                           " (a duplicated or reordered FRAMES): frames out of sequence are not "
+                                           "counted; the session's end row says how many"});
+                continue;
+            }
             // Only the status line reads these (quiet: nobody, so they are not collected).
             if (r.interval_ns >= 0 && !opts_.quiet) recent_intervals_.push_back(double(r.interval_ns) * 1e-6);
             s.last_frame_begin_ns = std::max(s.last_frame_begin_ns, r.t_begin_ns);
             s.live_frames.add(r);
+            if (kept != i) v[kept] = r;
+            ++kept;
         }
-        s.recent_frames += f->frames.size();
-        store_->add_frames(static_cast<int>(id), std::move(f->frames));
+        if (s.frames.out_of_sequence != out_before) v.resize(kept);
+        s.recent_frames += v.size();
+        if (!v.empty()) store_->add_frames(static_cast<int>(id), std::move(v));
     } else if (auto* hb = std::get_if<wire::Heartbeat>(&m)) {
         s.frames.heartbeat_count = hb->frames_emitted;
         s.last_heartbeat_ns = hb->t_ns;
@@ -101,7 +116,10 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
             !stopping())
             step_failures_[s.id] = "device-lost";
     } else if (auto* b = std::get_if<wire::Bye>(&m)) {
-        s.frames.bye_sent = b->frames_sent;
+        if (std::string why = s.frames.bye(b->frames_sent); !why.empty()) {
+            fail_session(s, SessionEnd::protocol, "protocol error: " + why, SIGKILL);
+            return;
+        }
         // The whole session's 1 % lows as the session computed them from all its frames: seatmark's
         // 1000 / p99 and MangoHud's "1% Min FPS" (core/stats.h), stored as samples of source 'bye'
         // (docs/store.md) for the report to show side by side.
@@ -173,8 +191,8 @@ void Controller::finalize(Session& s) {
     r.frames_received = static_cast<int64_t>(s.frames.received);
     r.frames_lost = static_cast<int64_t>(s.frames.lost());
     r.detail = s.detail;
-    if (const std::string lost = s.frames.lost_detail(); !lost.empty())
-        r.detail += std::string(r.detail.empty() ? "" : "; ") + lost;
+    if (const std::string frames = s.frames.detail(); !frames.empty())
+        r.detail += std::string(r.detail.empty() ? "" : "; ") + frames;
     store_->update_session_end(r);
     const bool ran = s.proc && s.exited_ns != 0;  // its process ran and ended (not one that could not start)
     store_->add_event({r.ended_ns, r.id, "session-end",

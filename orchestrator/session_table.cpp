@@ -21,19 +21,6 @@ const char* to_string(SessionState s) {
     return "?";
 }
 
-uint64_t FrameAccount::lost() const {
-    const uint64_t known = sent();
-    const uint64_t missing = known > received + gaps ? known - received - gaps : 0;
-    return gaps + missing;
-}
-
-std::string FrameAccount::lost_detail() const {
-    const uint64_t n = lost();
-    if (n == 0) return "";
-    return std::to_string(n) + " frames lost (" + (bye_sent ? "counted by BYE" : "no BYE; counted by the last heartbeat") +
-           ")";
-}
-
 Session& SessionTable::add(uint32_t id) {
     if (by_id_.size() <= id) by_id_.resize(id + 1);
     by_id_[id] = std::make_unique<Session>();

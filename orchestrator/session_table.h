@@ -19,6 +19,7 @@
 #include "common/frame_record.h"
 #include "core/sla.h"
 #include "core/step_rules.h"
+#include "orchestrator/frame_account.h"
 #include "orchestrator/recent_frames.h"
 #include "orchestrator/session_process.h"
 #include "store/records.h"
@@ -30,31 +31,6 @@ const char* to_string(SessionState s);
 
 // The telemetry connection of a session.
 enum class Link { none, open, closed };
-
-// Every frame a session sends is received, or counted as lost with how it was counted:
-// sequence gaps, plus frames the session says it sent (BYE, or its last heartbeat when it
-// died without one) that never arrived. Every received frame is handed to the store (a store
-// failure aborts the run), so received is also what this session has stored.
-struct FrameAccount {
-    uint64_t received = 0;
-    uint64_t gaps = 0;        // missing sequence numbers between received frames
-    uint64_t next_seq = 0;    // one past the highest sequence number received
-    uint64_t heartbeat_count = 0;      // frames the newest HEARTBEAT said were emitted
-    std::optional<uint64_t> bye_sent;  // frames BYE said were sent
-
-    void add(const FrameRecord& r) {
-        if (r.seq > next_seq) gaps += r.seq - next_seq;
-        if (r.seq + 1 > next_seq) next_seq = r.seq + 1;
-        ++received;
-    }
-    // What the session itself counted as sent: BYE's figure, or its last heartbeat's.
-    uint64_t sent() const { return bye_sent ? *bye_sent : heartbeat_count; }
-    uint64_t lost() const;
-    // "" when nothing was lost, else "N frames lost (counted by BYE | no BYE; ...)".
-    std::string lost_detail() const;
-    // Every frame the last heartbeat counted has arrived.
-    bool caught_up() const { return next_seq >= heartbeat_count; }
-};
 
 struct Session {
     uint32_t id = 0;

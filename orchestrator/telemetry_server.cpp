@@ -1,5 +1,7 @@
 #include "orchestrator/telemetry_server.h"
 
+#include "common/clock.h"
+#include "core/peer_stamps.h"
 #include "orchestrator/accept_loop.h"
 #include "orchestrator/cloexec.h"
 
@@ -58,6 +60,11 @@ private:
 
     // False when the connection was ended.
     bool dispatch(wire::Message&& m) {
+        // Its stamps are this host's clock (offset 0), and no less untrusted for that.
+        if (std::string why = core::admit(m, {0, 0, opened_ns_}, now_ns()); !why.empty()) {
+            end(CloseReason::protocol, "protocol error: " + why);
+            return false;
+        }
         if (session_id_ < 0) {
             auto* hello = std::get_if<wire::Hello>(&m);
             if (!hello) {
@@ -99,6 +106,7 @@ private:
     std::array<uint8_t, 65536> buf_{};
     wire::Decoder decoder_;
     pid_t peer_pid_ = 0;
+    int64_t opened_ns_ = now_ns();  // accepted
     int64_t session_id_ = -1;
     bool saw_bye_ = false;
     bool ended_ = false;

@@ -31,7 +31,10 @@ std::string ns_text(int64_t ns) {
 }
 
 std::string offset_text(const store::HostRow& h) {
-    if (!h.clock_uncertainty_ns) return h.clock_offset_ns == 0 ? "reference clock" : ns_text(h.clock_offset_ns) + " (same clock)";
+    if (!h.clock_uncertainty_ns) {
+        if (h.role == store::role_joined) return "not measured";  // its only peer left before its clock round trips
+        return h.clock_offset_ns == 0 ? "reference clock" : ns_text(h.clock_offset_ns) + " (same clock)";
+    }
     return (h.clock_offset_ns >= 0 ? "+" : "") + ns_text(h.clock_offset_ns) + " \u00b1 " + ns_text(*h.clock_uncertainty_ns);
 }
 

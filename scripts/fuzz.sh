@@ -14,7 +14,7 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_wire fuzz_plan fuzz_profile fuzz_references fuzz_live_json fuzz_store fuzz_http_request
-           fuzz_listen_address fuzz_pack_reader)
+           fuzz_listen_address fuzz_pack_reader fuzz_peer_input)
 fi
 B=${SEATMARK_FUZZ_BUILD:-build-fuzz}
 launcher=()

@@ -35,31 +35,19 @@
 #include "monitor/host_groups.h"
 #include "report/analysis.h"
 #include "tests/support/process.h"
+#include "tests/support/join_run.h"
 #include "tests/support/run_db.h"
 
 using namespace seatmark;
+using seatmark::test::count_or_zero;
 using seatmark::test::free_port;
+using seatmark::test::JoinRun;
 using seatmark::test::q;
 using seatmark::test::qi;
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-// For polling a database the run is writing: 0 while it is not there yet or busy.
-int64_t count_or_zero(const std::string& db, const std::string& sql) {
-    sqlite3* h = nullptr;
-    int64_t n = 0;
-    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-        store::register_frames_table(h);  // `frames` of a schema-4 file (store/frames_table.h)
-        sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-            n = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(h);
-    return n;
-}
 
 // A dup (pidfd_getfd) of process `pid`'s TCP socket connected to 127.0.0.1:`port`; -1 if none.
 int tcp_socket_to(int pid, uint16_t port) {
@@ -81,30 +69,6 @@ int tcp_socket_to(int pid, uint16_t port) {
     ::close(pidfd);
     return found;
 }
-
-struct JoinRun {
-    test::TempDir dir;
-    uint16_t port = free_port();
-    std::string token, db, addr;
-    std::unique_ptr<test::BackgroundProcess> run;
-    explicit JoinRun(const std::string& plan_body) {
-        token = dir.file("token");
-        test::write_file(token, "a3f1c2-join-run-token\n");
-        db = dir.file("run.db");
-        addr = "127.0.0.1:" + std::to_string(port);
-        test::write_file(dir.file("plan.toml"), "name = \"join\"\n[run]\nsessions = \"join\"\nstop = \"max\"\n" + plan_body);
-        run = std::make_unique<test::BackgroundProcess>(test::seatmark_argv(
-            {"run", dir.file("plan.toml"), "--db", db, "--accept", addr, "--token-file", token, "--listen", "off", "-q"}));
-    }
-    std::vector<std::string> session(const std::string& host) const {
-        return test::seatmark_argv({"session", "--join", addr, "--token-file", token, "--host-name", host,
-                                    "--synthetic-fps", "60", "--quiet", "--retry-for", "20s"});
-    }
-    std::vector<std::string> agent(const std::string& host) const {
-        return test::seatmark_argv({"agent", "--join", addr, "--token-file", token, "--host-name", host, "--quiet",
-                                    "--interval", "250ms", "--retry-for", "20s"});
-    }
-};
 
 }  // namespace
 

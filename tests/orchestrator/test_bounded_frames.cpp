@@ -35,6 +35,22 @@ FrameRecord frame_at(uint64_t seq, int64_t t_ns) {
 
 }  // namespace
 
+TEST_CASE("a frame stamped near either end of int64 neither wraps the live window nor runs past its newest frame") {
+    // Issue 35: t_begin_ns - keep_ns wrapped for a stamp near INT64_MIN, every frame looked too old
+    // and the loop ran past the end for ever (the orchestrator hung). Stamps are refused where they
+    // arrive (core/peer_stamps.h); the window holds regardless.
+    orchestrator::RecentFrames f;
+    for (uint64_t i = 0; i < 5; ++i) f.add(frame_at(i, 1'000'000'000'000 + int64_t(i) * 16'000'000));
+    f.add(frame_at(5, INT64_MIN + 1));
+    CHECK(f.size() == 6);  // older than nothing it keeps: nothing dropped
+    CHECK(f.rbegin()->seq == 5);
+    f.add(frame_at(6, INT64_MAX));
+    CHECK(f.size() == 1);  // everything else is more than 10 s before it
+    CHECK(f.begin()->seq == 6);
+    f.add(frame_at(7, INT64_MIN));
+    CHECK(f.size() == 2);
+}
+
 TEST_CASE("a session's live frames are bounded by time and by count") {
     orchestrator::RecentFrames f;
     const int64_t ms = 1'000'000;

@@ -14,6 +14,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <future>
+#include <iterator>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -397,4 +399,98 @@ TEST_CASE("a waiting peer that answers every re-sync stays joined well past the 
     std::lock_guard<std::mutex> l(h.mu);
     CHECK(h.closed.empty());
     CHECK(h.clocks.size() >= 5);
+}
+
+TEST_CASE("a started session's stamp that cannot be true, before or after the clock offset, ends its connection as a protocol fault") {
+    // Issue 35: one frame stamped near INT64_MIN hung the orchestrator; every peer stamp is
+    // checked where it arrives (core/peer_stamps.h).
+    Harness h;
+    struct Case {
+        int64_t t_begin;
+        const char* says;
+    };
+    const Case cases[] = {
+        {std::numeric_limits<int64_t>::min() + 1, "t_begin_ns -9223372036854775807 is not a monotonic clock reading"},
+        {std::numeric_limits<int64_t>::max(), "t_begin_ns 9223372036854775807 is not a monotonic clock reading"},
+        {1, "before the connection opened"},                  // the first nanosecond after boot
+        {now_ns() + 3'600'000'000'000, "after it arrived"},  // an hour from now
+    };
+    for (size_t i = 0; i < std::size(cases); ++i) {
+        join::JoinPeer peer(peer_options(h, "sesame-0123456789"));
+        peer.join(join::local_identity("host-" + std::to_string(i)));
+        peer.run({}, {});
+        REQUIRE(h.wait([&] { return h.ready.size() == i + 1; }));
+        const uint64_t conn = h.ready[i];
+        h.on_loop([&] { h.listener->start(conn, {uint32_t(i), "ci-tiny", ""}); });
+        wire::Frames f;
+        FrameRecord r;
+        r.seq = 0;
+        r.t_begin_ns = now_ns();
+        f.frames.push_back(r);
+        r.seq = 1;
+        r.t_begin_ns = cases[i].t_begin;
+        f.frames.push_back(r);
+        std::vector<uint8_t> out;
+        wire::encode(out, wire::Heartbeat{now_ns(), 0});  // a good message first
+        wire::encode(out, f);
+        std::string err;
+        REQUIRE(peer.send(out, err));
+        REQUIRE(h.wait([&] { return h.closed.size() == i + 1; }));
+        std::lock_guard<std::mutex> l(h.mu);
+        CHECK(h.closed[i].first == conn);
+        CHECK(h.closed[i].second.reason == orchestrator::CloseReason::protocol);
+        INFO(h.closed[i].second.detail);
+        CHECK(h.closed[i].second.detail.find("protocol error: FRAMES frame seq 1 ") == 0);
+        CHECK(h.closed[i].second.detail.find(cases[i].says) != std::string::npos);
+        CHECK(h.messages.size() == i + 1);  // the heartbeat only: nothing of the bad FRAMES
+    }
+}
+
+TEST_CASE("a PONG off the peer's clock ends the connection before the peer counts as joined") {
+    // Issue 35: a PONG with an absurd clock offset was taken, and the session was then judged as
+    // having no frames (its stamps landed days away).
+    Harness h;
+    Raw r(h.where());
+    auto j = make_join("host-a");
+    join::sign_join(j, r.challenge(), "sesame-0123456789");
+    std::vector<uint8_t> out;
+    join::encode(out, join::JoinMessage{j});
+    r.send(out);
+    REQUIRE(std::holds_alternative<join::Welcome>(r.read_join_message()));
+    r.dec.set_limit(wire::max_payload);
+    for (int n = 1; n <= 8; ++n) {
+        auto m = r.read_join_message();
+        REQUIRE(std::holds_alternative<join::Ping>(m));
+        const auto& p = std::get<join::Ping>(m);
+        out.clear();
+        join::encode(out, join::JoinMessage{join::Pong{p.seq, p.t_orch_ns, now_ns() + (n == 5 ? 86'400'000'000'000 : 0)}});
+        r.send(out);
+    }
+    REQUIRE(h.wait([&] { return !h.closed.empty(); }));
+    std::lock_guard<std::mutex> l(h.mu);
+    CHECK(h.ready.empty());
+    CHECK(h.closed[0].second.reason == orchestrator::CloseReason::protocol);
+    CHECK(h.closed[0].second.detail.find("protocol error: PONG round trips disagree: round trip 1") == 0);
+    INFO(h.closed[0].second.detail);
+    CHECK(h.closed[0].second.detail.find("round trip 5 -86399.99") != std::string::npos);  // its clock a day ahead
+}
+
+TEST_CASE("a PONG stamp no clock reads ends the connection at once") {
+    Harness h;
+    Raw r(h.where());
+    auto j = make_join("host-a");
+    join::sign_join(j, r.challenge(), "sesame-0123456789");
+    std::vector<uint8_t> out;
+    join::encode(out, join::JoinMessage{j});
+    r.send(out);
+    REQUIRE(std::holds_alternative<join::Welcome>(r.read_join_message()));
+    r.dec.set_limit(wire::max_payload);
+    auto m = r.read_join_message();
+    const auto& p = std::get<join::Ping>(m);
+    out.clear();
+    join::encode(out, join::JoinMessage{join::Pong{p.seq, p.t_orch_ns, std::numeric_limits<int64_t>::min()}});
+    r.send(out);
+    REQUIRE(h.wait([&] { return !h.closed.empty(); }));
+    std::lock_guard<std::mutex> l(h.mu);
+    CHECK(h.closed[0].second.detail == "protocol error: PONG t_peer_ns -9223372036854775808 is not a monotonic clock reading (expected 1 .. 2^62 ns)");
 }

@@ -23,29 +23,56 @@ ExitStatus signalled(int sig) { return ExitStatus{-1, sig}; }
 
 TEST_CASE("frame accounting: gaps and frames counted but never received are lost, and say how they were counted") {
     FrameAccount a;
-    for (uint64_t s : {0, 1, 2, 5, 6}) a.add(frame(s, 0));  // 3 and 4 missing
+    for (uint64_t s : {0, 1, 2, 5, 6}) CHECK(a.add(frame(s, 0)));  // 3 and 4 missing
     CHECK(a.received == 5);
     CHECK(a.gaps == 2);
     CHECK(a.next_seq == 7);
     a.heartbeat_count = 10;  // the session emitted 10, 7 accounted for
     CHECK(a.sent() == 10);
     CHECK(a.lost() == 5);
-    CHECK(a.lost_detail() == "5 frames lost (no BYE; counted by the last heartbeat)");
+    CHECK(a.detail() == "5 frames lost (no BYE; counted by the last heartbeat)");
     CHECK_FALSE(a.caught_up());
-    a.bye_sent = 7;  // BYE's count wins over the heartbeat's
+    CHECK(a.bye(7).empty());  // BYE's count wins over the heartbeat's
     CHECK(a.lost() == 2);
-    CHECK(a.lost_detail() == "2 frames lost (counted by BYE)");
+    CHECK(a.detail() == "2 frames lost (counted by BYE)");
     FrameAccount none;
     none.add(frame(0, 0));
-    none.bye_sent = 1;
+    CHECK(none.bye(1).empty());
     CHECK(none.lost() == 0);
-    CHECK(none.lost_detail().empty());
-    // A reordered (older) frame neither opens a gap nor moves next_seq back.
+    CHECK(none.detail().empty());
+}
+
+TEST_CASE("frame accounting: a frame out of sequence is not taken, and a BYE count that cannot be true is refused") {
+    // A duplicated block (issue 35: it doubled the frame count without a word) and a frame older
+    // than one received: neither counted nor moving next_seq back; counted apart, and said.
+    FrameAccount d;
+    for (uint64_t s : {0, 1, 2}) CHECK(d.add(frame(s, 0)));
+    for (uint64_t s : {0, 1, 2}) CHECK_FALSE(d.add(frame(s, 0)));
+    CHECK(d.add(frame(3, 0)));
+    CHECK(d.received == 4);
+    CHECK(d.out_of_sequence == 3);
+    CHECK(d.next_seq == 4);
+    CHECK(d.bye(4).empty());
+    CHECK(d.lost() == 0);
+    CHECK(d.detail() == "3 frames out of sequence (duplicated or reordered) not counted");
     FrameAccount r;
-    r.add(frame(1, 0));
-    r.add(frame(0, 0));
+    CHECK(r.add(frame(1, 0)));
+    CHECK_FALSE(r.add(frame(0, 0)));  // reordered: the gap it would fill stays lost
     CHECK(r.gaps == 1);
     CHECK(r.next_seq == 2);
+    CHECK(r.received == 1);
+    CHECK(r.detail() == "1 frames lost (no BYE; counted by the last heartbeat); 1 frames out of sequence (duplicated or reordered) not counted");
+    // BYE: between the frames received and the next sequence number, or it cannot be true.
+    FrameAccount b;
+    for (uint64_t s : {0, 1, 2, 5}) b.add(frame(s, 0));
+    CHECK(b.bye(3).find("BYE says 3 frames were sent, but 4 arrived") == 0);
+    CHECK(b.bye(7).find("BYE says 7 frames were sent, but the frames received are numbered below 6") == 0);
+    CHECK(b.bye(UINT64_MAX).find("BYE says 18446744073709551615 frames were sent") == 0);
+    CHECK_FALSE(b.bye_sent);  // none of those taken
+    CHECK(b.lost() == 2);
+    CHECK(b.bye(4).empty());  // the gap's two numbered, never sent
+    CHECK(b.bye(6).empty());  // or counted as sent
+    CHECK(b.lost() == 2);
 }
 
 TEST_CASE("session table: states from start to end, and the end reason an exit implies") {

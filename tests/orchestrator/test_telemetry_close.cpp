@@ -12,10 +12,12 @@
 
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/wire_protocol.h"
 #include "orchestrator/telemetry_server.h"
 #include "tests/support/process.h"
@@ -108,4 +110,36 @@ TEST_CASE("a session's connection ends with a reason the controller can act on, 
     CHECK(e->end.reason == CloseReason::clean);
     CHECK(e->end.detail.empty());
     CHECK(e->end.saw_bye);
+}
+
+TEST_CASE("a spawned session's stamp or count that cannot be true ends its connection as a protocol fault") {
+    // Its clock is this host's (no offset), and its stamps are untrusted all the same (issue 35:
+    // a frame stamped near INT64_MIN hung the orchestrator's live-frames window).
+    FrameRecord bad;
+    bad.seq = 0;
+    bad.t_begin_ns = std::numeric_limits<int64_t>::min();
+    std::vector<uint8_t> frames;
+    wire::encode(frames, wire::Frames{{bad}});
+    auto e = session_exchange(hello(7) + frames, false);
+    REQUIRE(e);
+    CHECK(e->id == 7);
+    CHECK(e->end.reason == CloseReason::protocol);
+    CHECK(e->end.detail ==
+          "protocol error: FRAMES frame seq 0 t_begin_ns -9223372036854775808 is not a monotonic clock reading (expected 1 .. "
+          "2^62 ns, or 0 for none)");
+    std::vector<uint8_t> beat;
+    wire::encode(beat, wire::Heartbeat{seatmark::now_ns() + 3'600'000'000'000, 1});  // an hour from now
+    e = session_exchange(hello(7) + beat, false);
+    REQUIRE(e);
+    CHECK(e->end.reason == CloseReason::protocol);
+    CHECK(e->end.detail.find("after it arrived") != std::string::npos);
+    std::vector<uint8_t> bye;
+    wire::Bye b;
+    b.frames_sent = std::numeric_limits<uint64_t>::max();
+    wire::encode(bye, b);
+    e = session_exchange(hello(7) + bye, false);
+    REQUIRE(e);
+    CHECK(e->end.reason == CloseReason::protocol);
+    CHECK(e->end.detail.find("BYE frames_sent 18446744073709551615 exceeds 2^53") != std::string::npos);
+    CHECK_FALSE(e->end.saw_bye);  // not believed
 }
