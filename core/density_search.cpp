@@ -67,23 +67,9 @@ WindowLoad window_load(const StepVerdict& v, const std::function<const Sla&(cons
     };
     for (const auto& s : v.sessions) {
         if (!s.failure.empty()) continue;  // counted as a failure, not a figure
-        const Sla& sla = sla_for(s.profile);
-        const auto& f = s.summary;
-        const std::string who = "session " + std::to_string(s.id) + ": ";
-        if (f.frames == 0 || std::isnan(f.p95_ms)) {
-            w.hard_fail = true;
-            consider(std::numeric_limits<double>::infinity(), who + "no frames");
-            continue;
-        }
-        consider(f.p95_ms / sla.p95_interval_ms, who + fmt("p95 %.1f ms vs %.1f ms", f.p95_ms, sla.p95_interval_ms));
-        if (sla.low1_fps > 0)
-            consider(f.low1_fps > 0 ? sla.low1_fps / f.low1_fps : std::numeric_limits<double>::infinity(),
-                     who + fmt("1 %% low %.1f FPS vs %.1f FPS", f.low1_fps, sla.low1_fps));
-        if (std::isfinite(f.latency_p95_ms) && sla.latency_p95_ms > 0)
-            consider(f.latency_p95_ms / sla.latency_p95_ms,
-                     who + fmt("latency p95 %.1f ms vs %.1f ms", f.latency_p95_ms, sla.latency_p95_ms));
-        if (sla.stutter_pct > 0)
-            consider(f.stutter * 100 / sla.stutter_pct, who + fmt("stutter %.1f %% vs %.1f %%", f.stutter * 100, sla.stutter_pct));
+        const SlaLoad l = sla_load(s.summary, sla_for(s.profile));
+        if (std::isinf(l.load)) w.hard_fail = true;  // no frames
+        consider(l.load, session_reason(s.id, {l.figure}));
     }
     if (!v.pass) {
         w.why = v.reasons.empty() ? "failed" : v.reasons.front();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace seatmark {
 
@@ -25,6 +26,30 @@ std::vector<std::string> sla_violations(const stats::FrameSummary& s, const Sla&
         v.push_back(fmt("latency p95 %.1f ms > %.1f ms", s.latency_p95_ms, sla.latency_p95_ms));
     if (s.stutter * 100 > sla.stutter_pct) v.push_back(fmt("stutter %.1f %% > %.1f %%", s.stutter * 100, sla.stutter_pct));
     return v;
+}
+
+SlaLoad sla_load(const stats::FrameSummary& f, const Sla& sla) {
+    SlaLoad w;
+    auto consider = [&w](double load, std::string what) {
+        if (load > w.load || w.figure.empty()) {
+            w.load = load;
+            w.figure = std::move(what);
+        }
+    };
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    if (f.frames == 0 || std::isnan(f.p95_ms)) {
+        consider(inf, "no frames");
+        return w;
+    }
+    consider(f.p95_ms / sla.p95_interval_ms, fmt("p95 %.1f ms vs %.1f ms", f.p95_ms, sla.p95_interval_ms));
+    if (sla.low1_fps > 0)
+        consider(f.low1_fps > 0 ? sla.low1_fps / f.low1_fps : inf, fmt("1 %% low %.1f FPS vs %.1f FPS", f.low1_fps, sla.low1_fps));
+    if (std::isfinite(f.latency_p95_ms) && sla.latency_p95_ms > 0)
+        consider(f.latency_p95_ms / sla.latency_p95_ms,
+                 fmt("latency p95 %.1f ms vs %.1f ms", f.latency_p95_ms, sla.latency_p95_ms));
+    if (sla.stutter_pct > 0)
+        consider(f.stutter * 100 / sla.stutter_pct, fmt("stutter %.1f %% vs %.1f %%", f.stutter * 100, sla.stutter_pct));
+    return w;
 }
 
 std::vector<std::string> endpoint_violations(const core::EndpointFigures& e, const Sla& sla) {

@@ -35,6 +35,17 @@ struct Sla {
 // measured (latency with no input in the window) is not held against it.
 std::vector<std::string> sla_violations(const stats::FrameSummary& s, const Sla& sla);
 
+// How far a session's frame figures are from breaking the SLA: its largest figure-to-bound
+// ratio (p95 / bound, bound / 1 % low, latency p95 / bound, stutter / bound; > 1 breaks that
+// bound), infinite without frames, and which figure it was ("p95 41.2 ms vs 33.3 ms"). The one
+// rule that ranks sessions: the adaptive search's deciding figure (core/density_search.h) and a
+// step's worst session (core::judge_figures) both take it.
+struct SlaLoad {
+    double load = 0;
+    std::string figure;
+};
+SlaLoad sla_load(const stats::FrameSummary& s, const Sla& sla);
+
 // The endpoint bounds a launched session's figures break ("endpoint 12.0 FPS < 20.0 FPS").
 // Frames rendered but none arriving breaks any endpoint bound ("no frames arrived at the
 // endpoint"); a figure with nothing measured (SSIM without a sample) is not held against it.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace seatmark::core {
 
@@ -21,19 +22,46 @@ SessionFigures session_figures(const SessionWindow& s) {
     f.failure = s.failure;
     f.model_open_ms = s.model_open_ms;
     f.summary = stats::summarize(s.frames, active_seconds(s.frames));
-    if (s.failure.empty() && s.sla) {
+    const bool judged = s.failure.empty() && s.sla;
+    if (judged) {
         f.violations = sla_violations(f.summary, *s.sla);
+        f.sla_load = sla_load(f.summary, *s.sla).load;
         if (s.sla->model_open_ms > 0 && s.model_open_ms > s.sla->model_open_ms)  // NaN: not reported, not held against it
             f.violations.push_back(std::to_string(int64_t(std::lround(s.model_open_ms))) + " ms model open > " +
                                    std::to_string(int64_t(std::lround(s.sla->model_open_ms))) + " ms");
+        if (s.sla->model_open_ms > 0 && !std::isnan(s.model_open_ms))
+            f.sla_load = std::max(f.sla_load, s.model_open_ms / s.sla->model_open_ms);
     }
     if (s.endpoint) {
         f.endpoint = endpoint_figures(s.frames, s.endpoint->arrivals, s.endpoint->ssim, s.span_s, s.t1_ns);
-        if (s.failure.empty() && s.sla)
+        if (judged) {
             for (auto& x : endpoint_violations(*f.endpoint, *s.sla)) f.violations.push_back(std::move(x));
+            // The same bounds as ratios (endpoint_violations says which it breaks): a higher-is-better
+            // figure as bound / figure, so > 1 breaks it as everywhere else.
+            const auto& e = *f.endpoint;
+            const Sla& b = *s.sla;
+            constexpr double inf = std::numeric_limits<double>::infinity();
+            auto over = [&f](double load) {
+                if (!std::isnan(load)) f.sla_load = std::max(f.sla_load, load);
+            };
+            if (b.has_endpoint_bound() && e.rendered > 0 && e.arrivals == 0) over(inf);
+            if (b.endpoint_fps > 0) over(e.fps > 0 ? b.endpoint_fps / e.fps : inf);
+            if (b.endpoint_latency_p95_ms > 0) over(e.latency_p95_ms / b.endpoint_latency_p95_ms);
+            if (b.delivered_ratio > 0) over(e.delivered_ratio > 0 ? b.delivered_ratio / e.delivered_ratio : inf);
+            if (b.ssim > 0) over(e.ssim_mean > 0 ? b.ssim / e.ssim_mean : std::isnan(e.ssim_mean) ? NAN : inf);
+        }
     }
     return f;
 }
+
+namespace {
+// "1 crash, 2 hang": the members that ended in failure, by end reason.
+std::string failures_by_reason(const StepVerdict& v) {
+    std::string r;
+    for (auto& [reason, n] : v.failures_by_reason) r += (r.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
+    return r;
+}
+}  // namespace
 
 StepVerdict judge_window(uint32_t target, const std::vector<SessionWindow>& sessions, uint32_t failures_allowed) {
     std::vector<SessionFigures> members;
@@ -97,26 +125,39 @@ StepVerdict judge_figures(uint32_t target, std::vector<SessionFigures> members, 
         v.p95_median_ms = v.p95_worst_ms = NAN;  // the knee and the charts skip it
     }
 
-    if (v.failures > failures_allowed) {
-        std::string r = std::to_string(v.failures) + " session(s) failed (";
-        bool first = true;
-        for (auto& [reason, n] : v.failures_by_reason) {
-            r += (first ? "" : ", ") + std::to_string(n) + " " + reason;
-            first = false;
-        }
-        v.reasons.push_back(r + "), " + std::to_string(failures_allowed) + " allowed");
-    }
+    if (v.failures > failures_allowed)
+        v.reasons.push_back(std::to_string(v.failures) + " session(s) failed (" + failures_by_reason(v) + "), " +
+                            std::to_string(failures_allowed) + " allowed");
     if (member_count < target)
         v.reasons.push_back("only " + std::to_string(member_count) + " of " + std::to_string(target) +
                             " sessions were running");
-    for (const auto& f : v.sessions)
-        if (!f.violations.empty()) v.reasons.push_back(session_reason(f.id, f.violations));
+    // Every failing member counted, the worst named (not the first: issue 29 saw "session 0: p95
+    // 36.1 ms" while session 1 was at 53.0 ms): the largest figure-to-bound ratio, first among equals.
+    const SessionFigures* worst = nullptr;
+    for (const auto& f : v.sessions) {
+        if (!f.failure.empty() || !f.violations.empty()) ++v.sessions_failed;
+        if (!f.violations.empty() && (!worst || f.sla_load > worst->sla_load || std::isnan(worst->sla_load)))
+            worst = &f;
+    }
+    if (worst) {
+        v.worst_session = worst->id;
+        v.reasons.push_back(sessions_reason(v));
+    }
     v.pass = v.reasons.empty();
     return v;
 }
 
 namespace {
 constexpr std::string_view session_word = "session ";
+constexpr std::string_view worst_word = "; worst ";
+}
+
+std::string sessions_reason(const StepVerdict& v) {
+    std::string r = std::to_string(v.sessions_failed) + " of " + std::to_string(v.sessions.size()) + " sessions failed";
+    if (v.failures > 0) r += " (" + failures_by_reason(v) + ")";
+    for (const auto& f : v.sessions)
+        if (v.worst_session && f.id == *v.worst_session) return r + std::string(worst_word) + session_reason(f.id, f.violations);
+    return r;
 }
 
 std::string session_reason(uint32_t id, const std::vector<std::string>& violations) {
@@ -126,6 +167,13 @@ std::string session_reason(uint32_t id, const std::vector<std::string>& violatio
 }
 
 std::string renumber_session_reason(const std::string& reason, int64_t shift) {
+    // "K of N sessions failed ...; worst session ID: ...": the worst's number is moved.
+    if (!reason.empty() && reason[0] >= '0' && reason[0] <= '9' && reason.find(" sessions failed") != std::string::npos) {
+        const size_t at = reason.find(worst_word);
+        if (at == std::string::npos) return reason;
+        const size_t tail = at + worst_word.size();
+        return reason.substr(0, tail) + renumber_session_reason(reason.substr(tail), shift);
+    }
     if (shift == 0 || reason.compare(0, session_word.size(), session_word) != 0) return reason;
     size_t end = session_word.size();
     while (end < reason.size() && reason[end] >= '0' && reason[end] <= '9') ++end;

@@ -37,6 +37,10 @@ struct SessionFigures {
     std::string failure;
     double model_open_ms = NAN;
     std::optional<EndpointFigures> endpoint;  // launched sessions only
+    // Its largest figure-to-bound ratio over every bound it is judged by (core::sla_load, model
+    // open, endpoint; > 1 breaks one): what ranks the step's worst session. NaN when it ended in
+    // failure or had no SLA.
+    double sla_load = NAN;
 };
 
 struct StepVerdict {
@@ -57,6 +61,11 @@ struct StepVerdict {
     double gpu_mem_peak_pct = -1;  // highest GPU memory use in the span (the SLA's bound); -1 not checked
     bool pass = false;
     std::vector<std::string> reasons;  // why it failed, most telling first
+    // Members that failed: ended in failure or broke their SLA. The worst is the one that broke its
+    // SLA by the largest figure-to-bound ratio (SessionFigures::sla_load; the first among equals);
+    // those that ended in failure are counted, and named by the failure-count reason.
+    uint32_t sessions_failed = 0;
+    std::optional<uint32_t> worst_session;  // its id; none when no member broke its SLA
 };
 
 // Active time of a window's frames: the sum of their intervals, so think pauses
@@ -75,8 +84,11 @@ StepVerdict judge_figures(uint32_t target, std::vector<SessionFigures> members, 
 
 // A session's reason names it "session ID: ..."; these are the one place that text is made and read.
 std::string session_reason(uint32_t id, const std::vector<std::string>& violations);
+// The step's reason for its sessions, every failing one counted and the worst named:
+// "3 of 4 sessions failed (1 crash); worst session 1: p95 53.0 ms > 33.3 ms, ...".
+std::string sessions_reason(const StepVerdict& v);
 // The reason with its session number moved by `shift` (seatmark merge renumbers each host's
-// sessions after the previous hosts'); any other reason comes back as it was.
+// sessions after the previous hosts'), in either form above; any other reason comes back as it was.
 std::string renumber_session_reason(const std::string& reason, int64_t shift);
 
 }  // namespace seatmark::core

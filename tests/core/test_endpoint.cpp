@@ -109,7 +109,7 @@ TEST_CASE("endpoint SLA keys: parsed with file:line, judged only for launched se
     CHECK(v.ssim_worst == doctest::Approx(0.85));
     REQUIRE(v.reasons.size() == 1);
     const std::string r = v.reasons[0];
-    CHECK(r.find("session 1: ") == 0);
+    CHECK(r.find("1 of 2 sessions failed; worst session 1: ") == 0);
     CHECK(r.find("endpoint 10.0 FPS < 20.0 FPS") != std::string::npos);
     CHECK(r.find("endpoint latency p95 80.0 ms > 50.0 ms") != std::string::npos);
     CHECK(r.find("delivered 50.0 % < 80.0 %") != std::string::npos);
@@ -123,7 +123,7 @@ TEST_CASE("endpoint SLA keys: parsed with file:line, judged only for launched se
     j.endpoint = [&](uint32_t id) -> const EndpointSeries* { return id == 1 ? &nothing : nullptr; };
     const StepVerdict dark = judge_span(j, spans, 1'000'000'000, 2'500'000'000);
     REQUIRE(dark.reasons.size() == 1);
-    CHECK(dark.reasons[0] == "session 1: no frames arrived at the endpoint");
+    CHECK(dark.reasons[0] == "1 of 2 sessions failed; worst session 1: no frames arrived at the endpoint");
     // Without endpoint bounds the same figures are measured but not judged.
     lenient.endpoint_fps = lenient.endpoint_latency_p95_ms = lenient.delivered_ratio = lenient.ssim = 0;
     // An arrival after the span's end does not count in it (the live verdict judges just after t1).

@@ -39,7 +39,7 @@ TEST_CASE("pool report: per-host verdicts and max density, the pool's, who faile
     CHECK(h1.max_density == 2);
     // The pool passes a step when both hosts do: 4 sessions (step 2); step 3 fails for h1 alone.
     CHECK(a.max_density == 4);
-    CHECK(a.steps[2].verdict.reasons.at(0).starts_with("h1: session "));
+    CHECK(a.steps[2].verdict.reasons.at(0).starts_with("h1: 3 of 3 sessions failed; worst session "));
     CHECK(a.steps[2].verdict.sessions.size() == 6);
     REQUIRE(a.pool.first_failure);
     CHECK(a.pool.first_failure->host == "h1");
