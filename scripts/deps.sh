@@ -23,6 +23,7 @@ product=(
 # slurmd, munge): their install does not start them (policy-rc.d below); the tests start their own.
 tests=(
   doctest-dev vulkan-validationlayers vulkan-tools sqlite3 python3
+  influxdb   # the push test starts its own influxd on loopback (tests/push/)
   xvfb xauth
   slurmd slurmctld slurm-client munge   # the one-node Slurm cluster of the srun test (tests/support/slurm_cluster.sh)
   chromium
