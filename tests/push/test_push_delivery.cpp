@@ -121,7 +121,7 @@ size_t lines(const std::vector<std::string>& bodies) {
 
 }  // namespace
 
-TEST_CASE("push: a JSON sink that answers 500, then never, loses nothing; a later delivery sends each record once") {
+TEST_CASE("push: a JSON sink that answers 500, then never, loses nothing, and a later delivery sends each record once") {
     test::TempDir dir;
     const std::string db = write_run(dir);
     const auto records = collect_records(store::StoreReader(db));
