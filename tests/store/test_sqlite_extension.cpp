@@ -8,10 +8,12 @@
 
 #include "store/sqlite_handle.h"
 #include "store/store_writer.h"
+#include "tests/support/frames.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;
 using namespace seatmark::store;
+using seatmark::test::frames_of;
 using seatmark::test::run_process;
 
 namespace {
@@ -20,26 +22,6 @@ const std::string extension = SEATMARK_SQLITE_EXTENSION_PATH;
 const char* columns =
     "session_id, seq, t_begin_ns, cpu_ns, gpu_ns, interval_ns, latency_ns, stretch, mode, flags, begin_interval_ns,"
     " t_present_ns";
-
-// Frames whose every column differs from its neighbours', with the -1 "not measured" values.
-std::vector<FrameRecord> frames_of(uint64_t first, size_t n, int64_t t0) {
-    std::vector<FrameRecord> v(n);
-    for (size_t i = 0; i < n; ++i) {
-        FrameRecord& f = v[i];
-        f.seq = first + i;
-        f.t_begin_ns = t0 + static_cast<int64_t>(f.seq) * 16'000'000;
-        f.cpu_ns = 1000 + static_cast<int64_t>(f.seq % 7);
-        f.gpu_ns = f.seq % 5 == 0 ? -1 : 2000 + static_cast<int64_t>(f.seq);
-        f.interval_ns = f.seq % 10 == 0 ? -1 : 16'000'000 + static_cast<int64_t>(f.seq % 11);
-        f.latency_ns = f.seq % 3 == 0 ? 30'000'000 : -1;
-        f.stretch = static_cast<uint32_t>(f.seq / 10);
-        f.mode = static_cast<uint16_t>(f.seq % 6);
-        f.flags = static_cast<uint16_t>(f.seq % 8);
-        f.begin_interval_ns = f.seq % 10 == 0 ? -1 : 16'000'000 + static_cast<int64_t>(f.seq % 3);
-        f.t_present_ns = f.t_begin_ns + 4'000'000 + static_cast<int64_t>(f.seq);
-    }
-    return v;
-}
 
 // A finished run: session 0 in three messages of 5000 frames (each split at 4096 into two blocks),
 // session 1 in one message of 300: 15,300 frames in 7 blocks.
