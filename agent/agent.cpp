@@ -16,6 +16,7 @@
 #include "common/exit_codes.h"
 #include "common/join_auth.h"
 #include "common/join_peer.h"
+#include "common/stop_signals.h"
 #include "agent/agent_sampler.h"
 #include "orchestrator/host_proc.h"
 
@@ -37,8 +38,7 @@ struct Shared {
 }  // namespace
 
 int run_agent(const AgentOptions& o) {
-    std::signal(SIGTERM, on_stop_signal);
-    std::signal(SIGINT, on_stop_signal);
+    for (int sig : stop_signals()) std::signal(sig, on_stop_signal);
     const std::string token = join::read_token_file(o.token_file);
     if (auto w = join::token_file_warning(o.token_file); !w.empty()) std::fprintf(stderr, "seatmark: warning: %s\n", w.c_str());
     join::JoinPeer::Options po;

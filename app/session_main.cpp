@@ -12,7 +12,7 @@
 #include "common/version.h"
 
 int main(int argc, char** argv) {
-    // First of all: SIGTERM/SIGINT in any phase (even while parsing) end the session cleanly.
+    // First of all: SIGTERM/SIGINT/SIGHUP in any phase (even while parsing) end the session cleanly.
     seatmark::client::install_stop_handlers();
     CLI::App app{"seatmark-session: one synthetic CAD user rendering with Vulkan, timing every frame"};
     app.set_version_flag("--version", std::string("seatmark-session ") + seatmark::version);

@@ -1,5 +1,5 @@
 #pragma once
-// SIGTERM / SIGINT ask a session to stop early but cleanly: finish the frame in
+// SIGTERM / SIGINT / SIGHUP (common/stop_signals.h) ask a session to stop early but cleanly: finish the frame in
 // flight, send the telemetry BYE with every frame accounted, print the summary.
 // A second signal ends the process the default way.
 namespace seatmark::client {

@@ -1,5 +1,7 @@
 #include "client/stop_signal.h"
 
+#include "common/stop_signals.h"
+
 #include <signal.h>
 
 #include <atomic>
@@ -18,8 +20,7 @@ void install_stop_handlers() {
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;  // the second signal takes the default action
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGINT, &sa, nullptr);
+    for (int sig : stop_signals()) sigaction(sig, &sa, nullptr);  // SIGHUP too: a session run in a terminal that closes
 }
 
 bool stop_requested() { return stop_flag.load(std::memory_order_relaxed); }

@@ -18,6 +18,11 @@ std::vector<Member> span_members(std::span<const SessionSpan> sessions, int64_t 
     return out;
 }
 
+int64_t failure_time(bool hang, int64_t seen_ns, int64_t started_ns, int64_t last_life_ns) {
+    if (!hang || last_life_ns == INT64_MIN) return seen_ns;
+    return std::clamp(last_life_ns, std::min(started_ns, seen_ns), seen_ns);
+}
+
 double gpu_memory_limit(const StepVerdict& v, const std::function<const Sla&(const std::string&)>& sla_for,
                         const Sla& default_sla) {
     double limit = INFINITY;

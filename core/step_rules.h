@@ -46,6 +46,15 @@ struct Member {
 
 std::vector<Member> span_members(std::span<const SessionSpan> sessions, int64_t step_start_ns, int64_t t1_ns);
 
+// When a failure happened, as membership counts it (SessionSpan::ended_ns, sessions.ended_ns):
+// a hang when the session fell silent, its last sign of life (`last_life_ns`: its newest frame's
+// begin or heartbeat stamp, INT64_MIN for none), since the silence is the failure and a heartbeat
+// timeout passes before it can be told from a slow second; any other failure when it was seen
+// (`seen_ns`). Before, a session frozen inside a window was declared hung after the window
+// closed, so it was judged as running, on the frames it rendered before it froze, and the
+// window passed. Never before the session started nor after it was seen.
+int64_t failure_time(bool hang, int64_t seen_ns, int64_t started_ns, int64_t last_life_ns);
+
 // What judging a span needs from its caller.
 struct StepJudge {
     uint32_t target = 0;                // sessions the step runs with

@@ -14,6 +14,7 @@
 #include "common/exit_codes.h"
 #include "common/join_auth.h"
 #include "common/join_peer.h"
+#include "common/stop_signals.h"
 #include "launch/launched_session.h"
 
 namespace seatmark::launch {
@@ -59,8 +60,7 @@ int run_join_launcher(const RdpTarget& base, const std::vector<TestUser>& users,
     const std::string rdp_host = base.host + ":" + std::to_string(base.port);
     const std::string session_host = o.session_host.empty() ? base.host : o.session_host;
 
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    for (int sig : stop_signals()) std::signal(sig, on_signal);
     join::JoinPeer peer(po);
     const join::Welcome w = peer.join(me);
     auto ctl = std::make_shared<Control>();

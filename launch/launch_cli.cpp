@@ -12,6 +12,7 @@
 #include "common/errors.h"
 #include "common/exit_codes.h"
 #include "common/output_file.h"
+#include "common/stop_signals.h"
 #include "launch/join_launcher.h"
 #include "launch/launched_session.h"
 #include "launch/users_file.h"
@@ -121,8 +122,7 @@ int run_launch(const Options& o) {
     if (!o.json_out.empty()) check_output_path(o.json_out, "--json");
     if (!o.arrivals_out.empty()) check_output_path(o.arrivals_out, "--arrivals");
 
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    for (int sig : stop_signals()) std::signal(sig, on_signal);
     std::vector<std::unique_ptr<LaunchedSession>> sessions;
     for (size_t i = 0; i < n; ++i) {
         RdpTarget t = base;

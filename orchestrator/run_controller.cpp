@@ -4,6 +4,7 @@
 #include "core/preflight.h"
 #include "orchestrator/adaptive_planner.h"
 #include "orchestrator/device_probe.h"
+#include "common/stop_signals.h"
 
 namespace seatmark::orchestrator::run_detail {
 
@@ -25,7 +26,7 @@ Controller::Controller(const core::Plan& plan, const RunOptions& opts)
       opts_(opts),
       db_path_(opts.db_path.empty() ? plan.db_path : opts.db_path),
       exe_(opts.session_exe.empty() ? sibling_exe("seatmark-session") : opts.session_exe),
-      signals_(io_, SIGINT, SIGTERM),
+      signals_(io_),
       tick_(io_),
       step_timer_(io_),
       spawned_(*this),
@@ -35,7 +36,9 @@ Controller::Controller(const core::Plan& plan, const RunOptions& opts)
       planner_(opts.planner ? *opts.planner : *own_planner_),
       machine_(clock_, step_timer_, source_, opts.coordinator ? *opts.coordinator : local_coordinator_, planner_, *this,
                step_times(plan)),
-      out_(opts.quiet) {}
+      out_(opts.quiet) {
+    for (int sig : stop_signals()) signals_.add(sig);  // SIGINT, SIGTERM, SIGHUP (a closed terminal)
+}
 
 void Controller::preflight() {
     core::PreflightFacts f;
@@ -117,7 +120,7 @@ RunOutcome Controller::run() {
     }
 
     RunOutcome r;
-    r.db_path = db_path_;
+    r.db_path = kept_at_.empty() ? db_path_ : kept_at_;  // where the run's data is now
     r.status = std::string(store::to_string(final_status_));
     r.abort_cause = store_failure_;
     r.steps = outcomes_;
@@ -224,6 +227,12 @@ void Controller::spawn(uint32_t id) {
     store_->add_session(si);
     store_->add_event({s.started_ns, static_cast<int>(id), "session-start",
                        "pid " + std::to_string(s.pid) + ", profile " + s.profile_name});
+    if (const std::string& why = s.proc->log_problem(); !why.empty()) {
+        // Recorded as what it is: the session runs, unlogged; its step is judged on its frames.
+        store_->add_event({s.started_ns, static_cast<int>(id), "session-log-missing", why + "; the session runs without a log"});
+        if (!log_missing_noted_) out_.note("warning: " + why + "; sessions run without logs");
+        log_missing_noted_ = true;
+    }
     s.proc->on_exit([this, id](ExitStatus st) { on_exit(id, st); });
 }
 
@@ -256,6 +265,9 @@ void Controller::maybe_done() {
                                        o.lost_detail.value_or(""), o.hostname});
         }
     }
+    // Checked once more before the end is written: a path lost in the run's last moments.
+    if (!path_lost_)
+        if (auto loss = store_->path_lost()) database_lost(*loss);
     // A run stopped by a signal has no max density to stand by.
     store_->end_run(final_status_, 0,
                     final_status_ == store::RunStatus::finished || final_status_ == store::RunStatus::degraded
@@ -268,13 +280,24 @@ void Controller::maybe_done() {
         if (store_failure_.empty()) store_failure_ = e.what();
         final_status_ = store::RunStatus::aborted;
         disk_->release();  // room for the last words, if the disk is what filled
-        std::string why = store::mark_aborted(db_path_, "database failed: " + store_failure_, now_ns(), 0);
-        out_.note(why.empty() ? "the database says the run was aborted and why; what was committed before is kept"
-                              : "could not record the abort either (" + why + "); the file reads as a run that did not finish");
+        if (path_lost_) {
+            // The path may name another file now: nothing is written through it.
+            out_.note(std::string("the run's data could not be kept: ") + e.what());
+        } else {
+            std::string why = store::mark_aborted(db_path_, "database failed: " + store_failure_, now_ns(), 0);
+            out_.note(why.empty() ? "the database says the run was aborted and why; what was committed before is kept"
+                                  : "could not record the abort either (" + why + "); the file reads as a run that did not finish");
+        }
+    }
+    if (path_lost_) {
+        if (const std::string kept = store_->kept_at(); !kept.empty()) {
+            kept_at_ = kept;
+            out_.note("everything the run stored is kept in " + kept + " (" + db_path_ + " is gone)");
+        }
     }
     judge_worker_.reset();
     frame_reader_.reset();  // after the writer closed (see its declaration)
-    live_event(core::RunEndEvent{std::string(store::to_string(final_status_)), db_path_});
+    live_event(core::RunEndEvent{std::string(store::to_string(final_status_)), kept_at_.empty() ? db_path_ : kept_at_});
     if (opts_.live) opts_.live->finished();
     server_->close();
     tick_.cancel();
@@ -325,8 +348,34 @@ void Controller::open_sampler() {
     sampler_ = std::make_unique<HostSampler>(std::move(gpu));
 }
 
+// The database's path no longer reaches the file being written (its folder removed, say): said
+// at once, the run stops as for any store failure, and the writer keeps everything in a new file
+// as it finishes (StoreWriter::path_lost), which the run's outcome then names.
+void Controller::database_lost(const store::StoreWriter::PathLoss& l) {
+    path_lost_ = true;
+    const std::string why =
+        l.what + "; " +
+        (l.keep.empty() ? "no place could be made to keep a copy (" + l.tried + "): what the run stored will be lost"
+                        : "everything the run stored will be kept in " + l.keep);
+    if (store_failure_.empty()) store_failure_ = why;
+    store_->add_event({now_ns(), std::nullopt, "database-lost", why});
+    if (phase_ == Phase::running) {
+        out_.note("the run database is lost: " + why + ". Stopping every session now; the run is aborted");
+        stop_everything(store::RunStatus::aborted);
+    } else {
+        out_.note("the run database is lost: " + why + "; the run is aborted");
+    }
+    final_status_ = store::RunStatus::aborted;
+}
+
 void Controller::check_store(int64_t t) {
     if (phase_ == Phase::done) return;
+    if (!path_lost_) {
+        if (auto loss = store_->path_lost()) {
+            database_lost(*loss);
+            return;
+        }
+    }
     if (store_failure_.empty()) {
         if (auto err = store_->error()) {
             store_failure_ = *err;

@@ -61,7 +61,7 @@ struct StepOutcome {
 };
 
 struct RunOutcome {
-    std::string db_path;
+    std::string db_path;         // the run database; where a copy was kept when its path was lost mid-run
     std::string status;          // finished, aborted, degraded (a pool run that lost a host)
     std::vector<StepOutcome> steps;
     int64_t max_density = 0;     // last step such that it and every step below passed; 0 if none

@@ -217,6 +217,7 @@ private:
     std::map<uint32_t, std::string> step_failures_;  // session -> reason, failed in the current step (live events)
     store::RunStatus final_status_ = store::RunStatus::finished;
     int signals_seen_ = 0;
+    bool log_missing_noted_ = false;  // the terminal is told once; each session's event says it
     int64_t stop_started_ns_ = 0;
     std::vector<double> recent_intervals_;
     int64_t last_sample = 0, last_status = 0;
@@ -228,6 +229,9 @@ private:
     // The store's health: a writer failure stops the run at once (check_store); the free space
     // is watched so a disk getting full is said before that.
     void check_store(int64_t t);
+    void database_lost(const store::StoreWriter::PathLoss& l);
+    bool path_lost_ = false;  // the database's path no longer names the run's file
+    std::string kept_at_;     // where the writer kept a copy of it then
     std::unique_ptr<DiskWatch> disk_;
     std::string store_failure_;
     int64_t last_disk_check_ = 0;

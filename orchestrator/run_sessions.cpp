@@ -172,7 +172,11 @@ void Controller::on_exit(uint32_t id, ExitStatus st) {
     Session& s = *sp;
     const SessionEnd failure = table_.exited(s, st, now_ns());
     if (failure != SessionEnd::ok)
-        fail_session(s, failure, describe(st) + "; see " + log_dir_ + "/session-" + std::to_string(id) + ".log", 0);
+        fail_session(s, failure,
+                     describe(st) + (s.proc && !s.proc->log_problem().empty()
+                                         ? "; no session log (" + s.proc->log_problem() + ")"
+                                         : "; see " + log_dir_ + "/session-" + std::to_string(id) + ".log"),
+                     0);
     if (s.link != Link::open) finalize(s);
     maybe_done();
 }

@@ -59,7 +59,14 @@ struct SessionProcess::Impl {
 SessionProcess::SessionProcess(boost::asio::io_context& io, const std::string& exe,
                                const std::vector<std::string>& args, const std::string& log_path) {
     FILE* log = std::fopen(log_path.c_str(), "we");  // e: O_CLOEXEC (the child gets it as stdout/stderr)
-    if (!log) throw std::runtime_error("cannot create session log " + log_path + ": " + std::strerror(errno));
+    if (!log) {
+        // A log is the session's diagnostics, not its measurement: without one it still runs
+        // (output to /dev/null) and the caller records why. Failing here failed the session, and
+        // with it the step, as if it had crashed (the run's folder removed mid-run, a full disk).
+        log_problem_ = "cannot create session log " + log_path + ": " + std::strerror(errno);
+        log = std::fopen("/dev/null", "we");
+        if (!log) throw std::runtime_error(log_problem_ + "; cannot open /dev/null either: " + std::strerror(errno));
+    }
     // stdin is /dev/null, opened here close-on-exec (Boost's own `nullptr` binding opens it without).
     int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (in < 0) {

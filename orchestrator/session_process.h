@@ -1,7 +1,8 @@
 #pragma once
 // One `seatmark session` child process, started with Boost.Process (no shell)
 // in its own process group, so a hang or Ctrl-C can stop it and anything it
-// started as a whole. Its stdout and stderr go to a log file beside the run.
+// started as a whole. Its stdout and stderr go to a log file beside the run (to /dev/null,
+// said by log_problem(), when the log cannot be created).
 #include <utility>  // before Asio (GCC 12 + Boost coroutine headers)
 
 #include <boost/asio/io_context.hpp>
@@ -30,6 +31,8 @@ public:
     SessionProcess& operator=(const SessionProcess&) = delete;
 
     pid_t pid() const;
+    // Why its output goes nowhere ("cannot create session log PATH: ..."), "" when it has its log.
+    const std::string& log_problem() const { return log_problem_; }
     bool running() const { return running_; }
     // Signals the whole process group (SIGTERM asks to finish, SIGKILL ends it).
     void signal_group(int sig);
@@ -40,6 +43,7 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     bool running_ = true;
+    std::string log_problem_;
 };
 
 std::string describe(const ExitStatus& s);  // "exit code 3", "signal 9 (Killed)"

@@ -3,6 +3,8 @@
 
 #include <signal.h>
 
+#include <algorithm>
+
 #include "common/exit_codes.h"
 
 namespace seatmark::orchestrator {
@@ -40,7 +42,10 @@ bool SessionTable::declare_failed(Session& s, SessionEnd reason, const std::stri
     if (s.reason != SessionEnd::running) return false;
     s.reason = reason;
     s.detail = detail;
-    if (!s.ended_ns) s.ended_ns = t;
+    // A hang failed when the session fell silent, not when that was noticed (core::failure_time).
+    if (!s.ended_ns)
+        s.ended_ns = core::failure_time(reason == SessionEnd::hang, t, s.started_ns,
+                                        std::max(s.last_frame_begin_ns, s.last_heartbeat_ns));
     if (s.alive()) s.state = SessionState::failed;
     return true;
 }

@@ -8,8 +8,8 @@
 //   starting/running --declared failed (hang, protocol, device lost, software fallback)--> failed --exit--> exited
 //   any not ended --exit--> exited
 // `reason` stays SessionEnd::running until the session failed or ended; `ended_ns` is the moment
-// it stopped running (declared failed, or exited), which window membership reads
-// (core/step_rules.h) and sessions.ended_ns stores.
+// it stopped running (declared failed, or exited; a hang: when it fell silent, core::failure_time),
+// which window membership reads (core/step_rules.h) and sessions.ended_ns stores.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "common/errors.h"
+#include "store/path_watch.h"
 #include "store/schema.h"
 #include "store/write_command.h"
 #include "store/writer_lock.h"
@@ -46,6 +47,7 @@ struct StoreWriter::Impl {
     std::string path;
     Options options;
     FileHandle lock;  // declared before db: closed after it (see writer_lock.h)
+    PathWatch watch;  // whether `path` still names the file behind `lock`
     Db db;
     std::unique_ptr<WriterStatements> statements;
 
@@ -60,6 +62,8 @@ struct StoreWriter::Impl {
     std::atomic<uint64_t> queued_rows{0};
     std::atomic<uint64_t> stored_frames{0};
     std::atomic<uint64_t> dropped_frames{0};
+    std::optional<PathLoss> loss;  // the first loss of the path seen (path_lost())
+    std::string kept_at;           // where close_out() kept the copy
 
     // Writer thread only.
     bool in_tx = false;
@@ -176,9 +180,36 @@ struct StoreWriter::Impl {
         write_batch();
     }
 
+    std::optional<PathLoss> path_lost() {
+        std::lock_guard lk(mu);
+        if (loss) return loss;
+        std::string what = watch.check();
+        if (what.empty()) return std::nullopt;
+        PathLoss l;
+        l.what = std::move(what);
+        l.keep = reserve_rescue_file(path, l.tried);
+        loss = l;
+        return loss;
+    }
+
+    // The path no longer reaches the file: everything goes into a new one before the connection
+    // (the last hold on the file's data) closes. VACUUM INTO writes a whole, consistent copy
+    // (indexes included) through this connection, WAL content too, and refuses a non-empty target.
+    void keep_elsewhere(const PathLoss& l) {
+        if (l.keep.empty())
+            throw StoreError(l.what + "; no place to keep a copy (" + l.tried + "): what the run stored is lost",
+                             SQLITE_CANTOPEN);
+        Stmt v(db, "VACUUM INTO ?1", "keeping a copy of the removed database");
+        v.bind_text(1, l.keep);
+        v.run();
+        std::lock_guard lk(mu);
+        kept_at = l.keep;
+    }
+
     void close_out() {
         commit();
         db.exec(index_sql(), "building indexes");
+        if (auto l = path_lost()) keep_elsewhere(*l);
         db.exec("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing");
         statements.reset();
         db.close();
@@ -284,6 +315,7 @@ StoreWriter StoreWriter::open(const std::string& path, Options options) {
     impl->path = path;
     impl->options = options;
     impl->lock = create_locked(path);
+    impl->watch = PathWatch(path, impl->lock.fd());
     try {
         impl->db = Db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
         configure_writer(impl->db);
@@ -367,6 +399,13 @@ void StoreWriter::flush() {
 }
 
 void StoreWriter::finish() { impl_->finish(); }
+
+std::optional<StoreWriter::PathLoss> StoreWriter::path_lost() const { return impl_->path_lost(); }
+
+std::string StoreWriter::kept_at() const {
+    std::lock_guard lk(impl_->mu);
+    return impl_->kept_at;
+}
 
 uint64_t StoreWriter::frames_stored() const { return impl_->stored_frames.load(); }
 uint64_t StoreWriter::frames_dropped() const { return impl_->dropped_frames.load(); }

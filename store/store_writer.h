@@ -76,6 +76,19 @@ public:
     // std::logic_error. Throws StoreError if the writer has failed.
     void finish();
 
+    // The database's path no longer names the file being written (store/path_watch.h: its folder
+    // or the file removed, or replaced): what happened, and the new file finish() keeps a copy of
+    // everything in (VACUUM INTO; "" when no place could be made, with what was tried). nullopt
+    // while the path is fine. Checks on the caller's thread (one stat); finish() checks again.
+    struct PathLoss {
+        std::string what;    // "DIR/run.db is gone: its folder DIR was removed while the run was writing it (...)"
+        std::string keep;    // where the copy goes, reserved at the first loss seen
+        std::string tried;   // when keep is "": each place tried and why not
+    };
+    std::optional<PathLoss> path_lost() const;
+    // After finish(): the file the copy was written to, "" when the path was never lost.
+    std::string kept_at() const;
+
     uint64_t frames_stored() const;   // frames committed
     uint64_t frames_dropped() const;  // frames lost to a writer error (never silently)
     uint64_t queue_depth() const;     // rows queued but not yet written

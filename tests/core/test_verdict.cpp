@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/step_rules.h"
 #include "core/verdict.h"
 
 TEST_CASE("a session reason is renumbered by a shift, and any other reason is left as it was") {
@@ -210,4 +211,21 @@ TEST_CASE("a passing step has no failing session and no worst") {
     CHECK(v.pass);
     CHECK(v.sessions_failed == 0);
     CHECK_FALSE(v.worst_session.has_value());
+}
+
+// Issue 35, cause 4: a hang counts from the session's last sign of life, so a session frozen
+// inside a window is a failed member of that window even when the hang is noticed after it.
+TEST_CASE("a hang fails the span its silence began in, though it is noticed a heartbeat timeout later") {
+    const int64_t s = 1'000'000'000;
+    // Started at 1 s, last frame or heartbeat at 14 s, noticed at 24 s (10 s timeout).
+    CHECK(failure_time(true, 24 * s, 1 * s, 14 * s) == 14 * s);
+    CHECK(failure_time(false, 24 * s, 1 * s, 14 * s) == 24 * s);  // any other failure: when seen
+    CHECK(failure_time(true, 24 * s, 1 * s, INT64_MIN) == 24 * s);  // never showed life: when seen
+    CHECK(failure_time(true, 24 * s, 1 * s, 30 * s) == 24 * s);     // never after it was seen
+    CHECK(failure_time(true, 24 * s, 5 * s, 2 * s) == 5 * s);       // nor before it started
+    // Window [10 s, 16 s) of a step begun at 0: the frozen session is a failed member of it.
+    std::vector<SessionSpan> spans = {{0, "p", 1 * s, failure_time(true, 24 * s, 1 * s, 14 * s), "hang", NAN}};
+    auto members = span_members(spans, 0, 16 * s);
+    REQUIRE(members.size() == 1);
+    CHECK(members[0].failure == "hang");
 }

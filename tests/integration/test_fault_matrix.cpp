@@ -9,6 +9,7 @@
 //   stage rank killed mid-transfer, SIGKILL cleanup  tests/stage/test_stage.cpp
 //   live API server gone under the monitor           tests/monitor/test_live_source.cpp (in-process), and
 //                                                    here (the run's process killed, a connection cut)
+//   the database's path lost (store/path_watch.h)    tests/store/test_store_failures.cpp (the writer alone)
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -26,6 +27,7 @@
 
 #include "common/clock.h"
 #include "core/plan.h"
+#include "report/analysis.h"
 #include "monitor/live_source.h"
 #include "orchestrator/run_controller.h"
 #include "store/store_reader.h"
@@ -354,4 +356,191 @@ TEST_CASE("the live API's run killed mid-watch, and a connection cut: the monito
     CHECK(last->state.alive >= 1);
     CHECK(last->link_note.find("retrying") != std::string::npos);
     survivors_hold(dir.file("run.db"), killed, true, dir.path);
+}
+
+namespace {
+const store::EventRow* event_of(const std::vector<store::EventRow>& events, const std::string& kind) {
+    for (const auto& e : events)
+        if (e.kind == kind) return &e;
+    return nullptr;
+}
+}  // namespace
+
+// Issue 35, cause 3: the run kept writing to the unlinked file and said "finished ... database
+// DIR/run.db" about a path that no longer existed: everything was lost, with exit 0.
+TEST_CASE("the run database's folder removed mid-run: said at once, the run aborts with exit 1 and names the copy that keeps every frame") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan_text("1, 2", "20s"));
+    fs::create_directories(dir.file("out"));
+    const std::string db_path = dir.file("out") + "/run.db";
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", db_path, "--quiet"}), {"TMPDIR=" + dir.path});
+    REQUIRE(wait_until(60, [&] {
+        auto s = sessions_of(db_path);
+        return !s.empty() && !s[0].device.device_name.empty() && frames_of(db_path) > 0;
+    }));
+    const int64_t removed_ns = now_ns();
+    fs::remove_all(dir.file("out"));
+    auto r = run.wait(120);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find(db_path + " is gone: its folder " + dir.file("out") + " was removed") != std::string::npos);
+    const std::string said = "everything the run stored is kept in ";
+    const size_t at = r.err.rfind(said);
+    REQUIRE(at != std::string::npos);
+    const std::string kept = r.err.substr(at + said.size(), r.err.find(' ', at + said.size()) - at - said.size());
+    INFO("kept in " << kept);
+    struct Remove {
+        std::string path;
+        ~Remove() { std::error_code ec; fs::remove(path, ec); }
+    } remove_kept{kept};
+    REQUIRE(fs::is_regular_file(kept));
+    CHECK(r.out.find("database " + kept) != std::string::npos);  // the closing line names where the data is
+    CHECK(r.out.find("run aborted") != std::string::npos);
+    CHECK(r.out.find("database " + db_path) == std::string::npos);
+    survivors_hold(kept, run.pid(), false, dir.path);
+    store::StoreReader db(kept);
+    CHECK(db.effective_status() == store::RunStatus::aborted);
+    CHECK(db.frame_count() > 0);
+    const auto events = db.events();
+    const store::EventRow* lost = event_of(events, "database-lost");
+    REQUIRE(lost != nullptr);
+    CHECK(lost->detail.find(kept) != std::string::npos);
+    // Noticed within a commit interval or two of the removal (a sanity bound, not a figure).
+    CHECK(double(lost->t_ns - removed_ns) * 1e-9 < 5);
+    for (const auto& s : db.sessions()) CHECK(s.end_reason != store::SessionEnd::running);
+}
+
+// Issue 35, cause 3 (its second half): a session whose log could not be created was a failed
+// session, and failed its step as if it had crashed.
+TEST_CASE("a session whose log cannot be created runs without one: recorded as that, its step judged on its frames") {
+    TempDir dir;
+    write_file(dir.file("plan.toml"), plan_text("1, 2", "2s"));
+    const std::string db_path = dir.file("run.db");
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", db_path, "--quiet"}));
+    REQUIRE(wait_until(60, [&] { return !sessions_of(db_path).empty(); }));
+    // The first session's log is open; the second's, started for step 2, has no folder to go in.
+    fs::remove_all(db_path + ".logs");
+    auto r = run.wait(120);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("cannot create session log") != std::string::npos);
+    survivors_hold(db_path, run.pid(), false);
+    store::StoreReader db(db_path);
+    const auto sessions = db.sessions();
+    REQUIRE(sessions.size() == 2);
+    for (const auto& s : sessions) {
+        CAPTURE(s.id);
+        CAPTURE(s.detail);
+        CHECK(s.end_reason == store::SessionEnd::ok);
+        CHECK(db.frame_count(s.id) > 0);
+    }
+    const auto events = db.events();
+    const store::EventRow* missing = event_of(events, "session-log-missing");
+    REQUIRE(missing != nullptr);
+    CHECK(missing->session_id.value_or(-1) == 1);
+    CHECK(missing->detail.find("session-1.log") != std::string::npos);
+    for (const auto& st : db.steps()) CHECK(st.detail.find("error") == std::string::npos);
+}
+
+// Issue 35, cause 4: SIGSTOP of a session inside a window: the hang was declared after the window
+// closed, so the session was judged as running on the frames it sent before it froze, and the
+// window passed. The silence is the failure, and it began inside the window.
+TEST_CASE("a session frozen (SIGSTOP) inside a window fails that window, though the hang is declared after it closed") {
+    TempDir dir;
+    // A 6 s window and a 5 s heartbeat timeout: frozen 2 s or more into the window (its frames of
+    // those seconds sent), the session is declared hung only after the window closed.
+    write_file(dir.file("plan.toml"), plan_text("1", "6s"));
+    const std::string db_path = dir.file("run.db");
+    const int port = free_port();
+    BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", db_path, "--quiet", "--listen",
+                                         "127.0.0.1:" + std::to_string(port)}));
+    monitor::LiveApiSource live(watch(port));
+    REQUIRE(wait_until(90, [&] {
+        auto d = live.snapshot();
+        return d->link == monitor::Link::live && d->state.phase == "measuring" && d->state.phase_left_s < 3.5;
+    }));
+    const auto before = sessions_of(db_path);
+    REQUIRE(before.size() == 1);
+    const int64_t stopped_ns = now_ns();
+    signal_process(before[0].pid, SIGSTOP);
+    auto r = run.wait(120);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    survivors_hold(db_path, run.pid(), false);
+    store::StoreReader db(db_path);
+    const auto sessions = db.sessions();
+    REQUIRE(sessions.size() == 1);
+    const auto& s = sessions[0];
+    CHECK(s.end_reason == store::SessionEnd::hang);
+    const auto steps = db.steps();
+    REQUIRE(steps.size() == 1);
+    REQUIRE(steps[0].window_end_ns.has_value());
+    REQUIRE(s.ended_ns.has_value());
+    // It failed when it fell silent (its last sign of life, before the stop), inside the window...
+    CHECK(*s.ended_ns <= stopped_ns);
+    CHECK(*s.ended_ns >= *steps[0].window_start_ns);
+    CHECK(*s.ended_ns < *steps[0].window_end_ns);
+    // ...and was declared hung after the window closed: the case this covers.
+    const auto events = db.events();
+    const store::EventRow* hang = event_of(events, "session-hang");
+    REQUIRE(hang != nullptr);
+    CHECK(hang->t_ns > *steps[0].window_end_ns);
+    CHECK(steps[0].verdict.value_or("") == "fail");
+    CHECK(steps[0].detail.find("hang") != std::string::npos);
+    // The report, judging from the database with the same rules, agrees.
+    report::RunAnalysis a = report::analyze(db_path);
+    REQUIRE(a.steps.size() == 1);
+    CHECK_FALSE(a.steps[0].verdict.pass);
+    CHECK(a.steps[0].agrees);
+    CHECK(a.steps[0].disagreements.empty());
+}
+
+// Issue 35, cause 13 (in part): a closed terminal sends SIGHUP, which ended the orchestrator by
+// its default action: no aborted mark, sessions left running until their own duration ran out.
+TEST_CASE("SIGHUP ends a run as SIGTERM does (aborted, sessions stopped, nothing lost), and under nohup it is ignored") {
+    // A test runner started under nohup would pass SIGHUP's SIG_IGN on to the run.
+    struct sigaction dfl {}, old {};
+    dfl.sa_handler = SIG_DFL;
+    ::sigaction(SIGHUP, &dfl, &old);
+    struct Restore {
+        struct sigaction a;
+        ~Restore() { ::sigaction(SIGHUP, &a, nullptr); }
+    } restore{old};
+    TempDir dir;
+    SUBCASE("from a terminal") {
+        write_file(dir.file("plan.toml"), plan_text("1, 2", "20s"));
+        BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}));
+        REQUIRE(wait_until(60, [&] {
+            auto s = sessions_of(dir.file("run.db"));
+            return !s.empty() && !s[0].device.device_name.empty() && frames_of(dir.file("run.db")) > 0;
+        }));
+        run.signal(SIGHUP);
+        auto r = run.wait(60);
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("received Hangup") != std::string::npos);
+        survivors_hold(dir.file("run.db"), run.pid(), false);
+        store::StoreReader db(dir.file("run.db"));
+        CHECK(db.effective_status() == store::RunStatus::aborted);
+        const auto events = db.events();
+        const store::EventRow* abort = event_of(events, "run-abort");
+        REQUIRE(abort != nullptr);
+        CHECK(abort->detail == "Hangup");
+    }
+    SUBCASE("under nohup") {
+        write_file(dir.file("plan.toml"), plan_text("1", "3s"));
+        auto argv = seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"});
+        argv.insert(argv.begin(), "/usr/bin/nohup");
+        BackgroundProcess run(argv);
+        REQUIRE(wait_until(60, [&] {
+            auto s = sessions_of(dir.file("run.db"));
+            return !s.empty() && !s[0].device.device_name.empty();
+        }));
+        run.signal(SIGHUP);
+        auto r = run.wait(120);
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 0);
+        survivors_hold(dir.file("run.db"), run.pid(), false);
+        CHECK(store::StoreReader(dir.file("run.db")).effective_status() == store::RunStatus::finished);
+    }
 }

@@ -180,3 +180,18 @@ TEST_CASE("session table: telemetry has passed t once every running session sent
     t.declare_failed(a, SessionEnd::hang, "", 6 * s);  // a failed one is not waited for
     CHECK(t.telemetry_past(5 * s + 1));
 }
+
+TEST_CASE("session table: a hang ends when the session fell silent (its newest frame or heartbeat), not when it was noticed") {
+    SessionTable t;
+    Session& a = t.add(0);
+    Session& b = t.add(1);
+    a.started_ns = b.started_ns = 0;
+    const int64_t s = 1'000'000'000;
+    a.last_frame_begin_ns = 12 * s;
+    a.last_heartbeat_ns = 11 * s;
+    CHECK(t.declare_failed(a, SessionEnd::hang, "no heartbeat for 10 s; killed", 22 * s));
+    CHECK(a.ended_ns == 12 * s);
+    b.last_frame_begin_ns = 12 * s;
+    CHECK(t.declare_failed(b, SessionEnd::protocol, "garbage", 22 * s));
+    CHECK(b.ended_ns == 22 * s);  // any other failure: when it was seen
+}

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <thread>
@@ -154,4 +155,58 @@ TEST_CASE("store: after kill -9 of the writer the file is consistent and says th
     Stmt idx(raw, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%'");
     REQUIRE(idx.step());
     CHECK(idx.col_int(0) == 3);
+}
+
+// Issue 35, cause 3: the writer went on writing a file that no path reached any more, and its
+// close lost everything. Now it says so (path_lost) and keeps a copy under a new name as it finishes.
+TEST_CASE("store: the database's folder removed, or its file replaced, while writing: said, and everything kept in a new file") {
+    test::TempDir dir;
+    SUBCASE("the folder removed") {
+        std::filesystem::create_directories(dir.file("out"));
+        const std::string path = dir.file("out") + "/run.db";
+        StoreWriter w = StoreWriter::open(path);
+        w.begin_run({.plan_text = "", .plan_path = "", .tool_version = "t", .host = "h"});
+        w.add_session({.id = 1, .profile = "p", .pid = 1, .device = {}, .started_ns = 0});
+        w.add_frames(1, frames_from(0, 100));
+        w.flush();
+        CHECK_FALSE(w.path_lost().has_value());
+        std::filesystem::remove_all(dir.file("out"));
+        w.add_frames(1, frames_from(100, 50));  // after the removal: kept too
+        w.end_run(RunStatus::aborted);
+        const auto loss = w.path_lost();
+        REQUIRE(loss.has_value());
+        CHECK(loss->what.find(path + " is gone: its folder " + dir.file("out") + " was removed") != std::string::npos);
+        REQUIRE_FALSE(loss->keep.empty());  // the working folder, or $TMPDIR
+        struct Remove {
+            std::string path;
+            ~Remove() { std::error_code ec; std::filesystem::remove(path, ec); }
+        } remove_kept{loss->keep};
+        CHECK(loss->keep.find("run.rescued-") != std::string::npos);
+        CHECK(std::filesystem::file_size(loss->keep) == 0);  // reserved, not yet written
+        w.finish();
+        CHECK(w.kept_at() == loss->keep);
+        StoreReader r(loss->keep);
+        CHECK(r.integrity_ok());
+        CHECK(r.frame_count() == 150);
+        CHECK(prefix_consistent(r.frames(1)));
+        CHECK(r.effective_status() == RunStatus::aborted);
+    }
+    SUBCASE("the file replaced by another: that one is left alone, the copy goes beside it") {
+        const std::string path = dir.file("run.db");
+        StoreWriter w = StoreWriter::open(path);
+        w.begin_run({.plan_text = "", .plan_path = "", .tool_version = "t", .host = "h"});
+        w.add_session({.id = 1, .profile = "p", .pid = 1, .device = {}, .started_ns = 0});
+        w.add_frames(1, frames_from(0, 100));
+        w.flush();
+        test::write_file(dir.file("other"), "another file");
+        std::filesystem::rename(dir.file("other"), path);
+        const auto loss = w.path_lost();
+        REQUIRE(loss.has_value());
+        CHECK(loss->what.find(path + " now names another file") != std::string::npos);
+        CHECK(loss->keep.rfind(dir.path + "/run.rescued-", 0) == 0);
+        w.finish();
+        CHECK(test::read_file(path) == "another file");
+        StoreReader r(w.kept_at());
+        CHECK(r.frame_count() == 100);
+    }
 }
