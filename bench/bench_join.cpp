@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
     jo.quiet = true;
     std::atomic<int> port{0};
     orchestrator::JoinListener::Options lo;
-    lo.address = orchestrator::parse_listen("127.0.0.1:0");
+    lo.address = orchestrator::parse_listen("127.0.0.1:0", "--accept");
     lo.token = "bench-join-token-0123456789abcdef";
     lo.idle_timeout_s = 30;
     jo.session_source = [&](orchestrator::SessionHost& host) -> std::unique_ptr<orchestrator::SessionSource> {

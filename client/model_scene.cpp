@@ -37,14 +37,14 @@ void run_pack(const std::string& source, const std::string& out) {
 
 }  // namespace
 
-std::string model_pack_path(const std::string& model) {
+std::string model_pack_path(const std::string& model, const std::function<bool()>& stop) {
     if (ends_with_ci(model, ".smpack")) return model;
-    if (std::string why; !file_readable(model, &why)) throw InputError(model + ": cannot read the model (" + why + ")");
+    check_input_file(model, "model", max_model_bytes);  // a regular file: /dev/zero would be hashed forever
     const std::string dir = cache_dir();
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw InputError(dir + ": cannot create the pack cache (" + ec.message() + "); set SEATMARK_PACK_CACHE");
-    const std::string pack = (std::filesystem::path(dir) / (xxh3_hex(file_xxh3(model)) + ".smpack")).string();
+    const std::string pack = (std::filesystem::path(dir) / (xxh3_hex(file_xxh3(model, stop)) + ".smpack")).string();
     // Thirty sessions starting on one new model: one packs it, the others wait for it.
     const std::string lock = pack + ".lock";
     std::unique_ptr<FileLock> held;
@@ -66,8 +66,8 @@ std::string model_pack_path(const std::string& model) {
     return pack;
 }
 
-std::unique_ptr<pack::PackFile> open_model(const std::string& model) {
-    return std::make_unique<pack::PackFile>(model_pack_path(model));
+std::unique_ptr<pack::PackFile> open_model(const std::string& model, const std::function<bool()>& stop) {
+    return std::make_unique<pack::PackFile>(model_pack_path(model, stop));
 }
 
 workloads::Assembly pack_outline(const pack::PackFile& p) {

@@ -27,7 +27,9 @@ class Player {
 public:
     Player(const workloads::Profile& p, Interaction& ui, FrameSink& sink, FrameLog& log, const PlayOptions& o)
         : prof_(p), ui_(ui), sink_(sink), log_(log), o_(o) {
-        period_ns_ = o.cap_hz > 0 ? int64_t(std::llround(1e9 / o.cap_hz)) : 0;
+        // At most 1e18 ns (31 years): the profile and --synthetic-fps bound the cap (min_rate_hz);
+        // this only keeps the arithmetic below from overflowing for any caller.
+        period_ns_ = o.cap_hz > 0 ? int64_t(std::llround(std::min(1e9 / o.cap_hz, 1e18))) : 0;
         input_period_ns_ = p.script.input_rate_hz > 0 ? int64_t(1e9 / p.script.input_rate_hz) : 0;
     }
 
@@ -76,7 +78,8 @@ private:
     // would finish more than one frame after (with depth() frames in flight, the one
     // begun now finishes about (depth - 1) frame times after the ones ahead of it).
     bool ready() {
-        if (period_ns_ > 0 && prev_begin_ >= 0 && !wait_until(deadline_)) return false;
+        // Never past the session's end: a cap's next deadline may lie beyond it.
+        if (period_ns_ > 0 && prev_begin_ >= 0 && !wait_until(std::min(deadline_, end_ns_))) return false;
         sink_.wait_ready();
         if (should_stop()) return false;
         const int64_t ahead = int64_t(sink_.depth() - 1) * last_frame_ns_;

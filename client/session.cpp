@@ -4,7 +4,6 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -12,6 +11,7 @@
 #include "client/frame_log.h"
 #include "client/interaction.h"
 #include "client/model_scene.h"
+#include "common/file_hash.h"
 #include "client/renderer.h"
 #include "client/script_player.h"
 #include "image/png.h"
@@ -28,6 +28,7 @@
 #include "common/cpu_time.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "common/output_file.h"
 #include "common/self_exe.h"
 #include "workloads/assembly.h"
 
@@ -139,8 +140,8 @@ SessionResult run_synthetic(const SessionOptions& opts, SessionResult result,
     if (opts.window || !opts.screenshot.empty() || opts.validate || opts.bare)
         throw InputError("--synthetic-fps/--synthetic-cpu-ms render nothing: they cannot be combined with --window, "
                          "--screenshot or --validate");
-    if (!(opts.synthetic_fps >= 0 && opts.synthetic_fps <= 10000))
-        throw InputError("--synthetic-fps: expected 0 < N <= 10000 frames per second");
+    if (!(opts.synthetic_fps == 0 || (opts.synthetic_fps >= workloads::min_rate_hz && opts.synthetic_fps <= 10000)))
+        throw InputError("--synthetic-fps: expected 1 <= N <= 10000 frames per second");
     if (!(opts.synthetic_cpu_ms >= 0 && opts.synthetic_cpu_ms <= 60000))
         throw InputError("--synthetic-cpu-ms: expected 0 <= MS <= 60000 milliseconds of CPU per frame");
     DeviceInfo& d = result.device;
@@ -210,7 +211,12 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
     std::unique_ptr<pack::PackFile> model;
     workloads::Assembly assembly;
     if (!prof.scene.model.empty()) {
-        model = open_model(prof.scene.model);
+        try {
+            model = open_model(prof.scene.model, [] { return stop_requested(); });
+        } catch (const HashStopped&) {  // a model of many GB is hashed before use: a stop ends it
+            stopped_in_setup(result);
+            return result;
+        }
         result.model = model->path();
         assembly = pack_outline(*model);
     } else {
@@ -361,15 +367,14 @@ std::string format_summary(const SessionResult& r) {
 }
 
 void write_frames_csv(const std::string& path, const std::vector<FrameRecord>& frames) {
-    std::ofstream f(path, std::ios::binary);  // binary: the same bytes (LF) from the Windows build
-    if (!f) throw InputError("--out " + path + ": cannot open for writing; check the directory exists and is writable");
+    std::ostringstream f;  // written whole by the one output writer; "\n" is LF on Windows too
     f << "seq,t_begin_ns,t_present_ns,cpu_ns,gpu_ns,interval_ns,begin_interval_ns,latency_ns,stretch,mode,flags\n";
     for (const auto& r : frames) {
         f << r.seq << ',' << r.t_begin_ns << ',' << r.t_present_ns << ',' << r.cpu_ns << ',' << r.gpu_ns << ','
           << r.interval_ns << ',' << r.begin_interval_ns << ',' << r.latency_ns << ',' << r.stretch << ',' << workloads::to_string(static_cast<DisplayMode>(r.mode)) << ','
           << r.flags << '\n';
     }
-    if (!f) throw std::runtime_error("--out " + path + ": write failed");
+    write_output_file(path, f.str(), "--out");
 }
 
 }  // namespace seatmark::client

@@ -16,6 +16,7 @@
 #include "common/duration.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "common/output_file.h"
 #include "workloads/profile.h"
 
 namespace seatmark::client {
@@ -120,8 +121,8 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
         ->capture_default_str();
     join_opt->excludes("--connect")->excludes("--workload")->excludes("--session-id");
     cmd->add_option("--synthetic-fps", opts->synthetic_fps,
-                    "Open no Vulkan device and render nothing: emit frames capped at this rate along the profile's "
-                    "timeline (tests and orchestrator benchmarks)");
+                    "Open no Vulkan device and render nothing: emit frames capped at this rate (1 to 10000 FPS) along "
+                    "the profile's timeline (tests and orchestrator benchmarks)");
     cmd->add_option("--synthetic-cpu-ms", opts->synthetic_cpu_ms,
                     "Like --synthetic-fps, but each frame busy-spends this much CPU time (ms, on the session's own "
                     "thread clock): a session reaches at most 1000 / MS FPS, and N such sessions on K cores about "
@@ -161,14 +162,19 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
                 opts->seed_set = true;
             }
             if (*no_software) opts->allow_software = false;
-            if (opts->synthetic_fps < 0 || std::isnan(opts->synthetic_fps))
-                throw InputError("--synthetic-fps: expected 0 < N <= 10000 frames per second");
+            if (!(opts->synthetic_fps == 0 ||
+                  (opts->synthetic_fps >= workloads::min_rate_hz && opts->synthetic_fps <= 10000)))
+                throw InputError("--synthetic-fps: expected 1 <= N <= 10000 frames per second");
             if (opts->synthetic_cpu_ms < 0 || std::isnan(opts->synthetic_cpu_ms))
                 throw InputError("--synthetic-cpu-ms: expected 0 <= MS <= 60000 milliseconds of CPU per frame");
             if (*preflight) {
                 std::printf("%s\n", preflight_json(*opts).c_str());
                 return exit_code::ok;
             }
+            // Outputs checked before the session starts, and never over its inputs.
+            std::vector<std::string> inputs = {opts->workload, opts->model};
+            if (!opts->out_csv.empty()) check_output_path(opts->out_csv, "--out", inputs);
+            if (!opts->screenshot.empty()) check_output_path(opts->screenshot, "--screenshot", inputs);
             install_stop_handlers();  // SIGTERM/Ctrl-C end the session cleanly, with its BYE
             if (!join_args->address.empty()) {
                 if (join_args->token_file.empty())

@@ -11,7 +11,7 @@
 
 namespace seatmark {
 
-uint64_t file_xxh3(const std::string& path) {
+uint64_t file_xxh3(const std::string& path, const std::function<bool()>& stop) {
     std::unique_ptr<InputFile> f;
     try {
         f = std::make_unique<InputFile>(path);
@@ -22,6 +22,7 @@ uint64_t file_xxh3(const std::string& path) {
     XXH3_64bits_reset(st.get());
     std::vector<char> buf(4 << 20);
     for (;;) {
+        if (stop && stop()) throw HashStopped(path + ": hashing stopped");
         size_t n = 0;
         try {
             n = f->read(buf.data(), buf.size());

@@ -16,16 +16,51 @@ namespace {
 [[noreturn]] void fail(int err) { throw FileError(std::strerror(err)); }
 }  // namespace
 
-InputFile::InputFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(errno);
-    handle_ = fd;
+namespace {
+FileId id_of(const struct stat& st) { return {uint64_t(st.st_dev), uint64_t(st.st_ino)}; }
+}  // namespace
+
+std::optional<FileId> file_id(const std::string& path) {
     struct stat st {};
-    if (::fstat(fd, &st) == 0) {
-        regular_ = S_ISREG(st.st_mode);
-        size_ = uint64_t(st.st_size);
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return id_of(st);
+}
+
+std::optional<FileId> stdout_file_id() {
+    struct stat st {};
+    if (::fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return id_of(st);
+}
+
+InputFile::InputFile(const std::string& path) {
+    // O_NONBLOCK: opening a FIFO would otherwise wait for a writer, forever. It is refused below
+    // and cleared for a regular file, where it changes nothing anyway.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) fail(errno);
+    struct stat st {};
+    std::string refused;
+    if (::fstat(fd, &st) != 0) refused = std::strerror(errno);
+    else if (S_ISDIR(st.st_mode)) refused = "it is a directory";
+    else if (!S_ISREG(st.st_mode))
+        refused = std::string("it is not a regular file but a ") +
+                  (S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode) ? "socket" : "device") +
+                  ", which has no end or waits for a writer";
+    if (!refused.empty()) {
+        ::close(fd);  // a constructor that throws runs no destructor
+        throw FileError(refused);
     }
+    handle_ = fd;
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    size_ = uint64_t(st.st_size);
+    id_ = id_of(st);
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    try {
+        note_input(id_, path);
+    } catch (...) {
+        ::close(fd);
+        handle_ = -1;
+        throw;
+    }
 }
 
 InputFile::~InputFile() {

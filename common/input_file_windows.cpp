@@ -12,15 +12,51 @@ namespace {
 HANDLE h(intptr_t v) { return reinterpret_cast<HANDLE>(v); }
 }  // namespace
 
+namespace {
+std::optional<FileId> id_of(HANDLE f) {
+    BY_HANDLE_FILE_INFORMATION info{};
+    if (!GetFileInformationByHandle(f, &info)) return std::nullopt;
+    return FileId{info.dwVolumeSerialNumber, (uint64_t(info.nFileIndexHigh) << 32) | info.nFileIndexLow};
+}
+}  // namespace
+
+std::optional<FileId> file_id(const std::string& path) {
+    // No access asked for, only attributes; FILE_FLAG_BACKUP_SEMANTICS opens directories too.
+    HANDLE f = CreateFileW(wide(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+    if (f == INVALID_HANDLE_VALUE) return std::nullopt;
+    auto id = id_of(f);
+    CloseHandle(f);
+    return id;
+}
+
+std::optional<FileId> stdout_file_id() {
+    HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+    if (out == nullptr || out == INVALID_HANDLE_VALUE || GetFileType(out) != FILE_TYPE_DISK) return std::nullopt;
+    return id_of(out);
+}
+
 InputFile::InputFile(const std::string& path) {
+    const DWORD attrs = GetFileAttributesW(wide(path).c_str());
+    if (attrs != INVALID_FILE_ATTRIBUTES && (attrs & FILE_ATTRIBUTE_DIRECTORY)) throw FileError("it is a directory");
     // FILE_SHARE_DELETE too: a pack being replaced by another session must not fail this open.
     HANDLE f = CreateFileW(wide(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                            nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
     if (f == INVALID_HANDLE_VALUE) fail(GetLastError());
-    handle_ = reinterpret_cast<intptr_t>(f);
-    regular_ = GetFileType(f) == FILE_TYPE_DISK;
+    if (GetFileType(f) != FILE_TYPE_DISK) {
+        CloseHandle(f);  // a constructor that throws runs no destructor
+        throw FileError("it is not a regular file but a device or pipe, which has no end or waits for a writer");
+    }
     LARGE_INTEGER sz{};
-    if (regular_ && GetFileSizeEx(f, &sz)) size_ = uint64_t(sz.QuadPart);
+    if (GetFileSizeEx(f, &sz)) size_ = uint64_t(sz.QuadPart);
+    if (auto id = id_of(f)) id_ = *id;
+    try {
+        note_input(id_, path);
+    } catch (...) {
+        CloseHandle(f);
+        throw;
+    }
+    handle_ = reinterpret_cast<intptr_t>(f);
 }
 
 InputFile::~InputFile() {

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/input_file.h"
 #include "common/errors.h"
 
 namespace seatmark::join {
@@ -29,12 +30,15 @@ std::vector<uint8_t> join_input(const Join& j, const Nonce& challenge) {
 
 std::string read_token_file(const std::string& path, const std::string& what) {
     if (path.empty()) throw InputError(what + ": expected the path of a file holding the run's token");
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw InputError(what + " " + path + ": cannot read it (does it exist?); create one with e.g. "
-                             "`openssl rand -hex 32 > " + path + "`");
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    std::string t = ss.str();
+    std::string t;
+    try {
+        t = read_input_text(path, "token file", max_token_bytes);
+    } catch (const InputError& e) {
+        // How to make one only where none is: a device or folder given by mistake is no place for it.
+        if (file_id(path)) throw InputError(what + " " + e.what());
+        throw InputError(what + " " + e.what() + "; it should hold the run's token, e.g. from `openssl rand -hex 32 > " +
+                         path + "`");
+    }
     while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t')) t.pop_back();
     if (t.empty())
         throw InputError(what + " " + path + ": the file is empty; put the run's token in it, e.g. "

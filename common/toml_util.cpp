@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "common/duration.h"
 #include "common/errors.h"
 
@@ -53,6 +54,7 @@ bool before(const toml::source_position& a, const toml::source_position& b) {
 }  // namespace
 
 toml::table parse(std::string_view text, const std::string& source) {
+    check_nesting(text, source);
     try {
         return toml::parse(text, std::string_view(source));
     } catch (const toml::parse_error& e) {
@@ -61,12 +63,7 @@ toml::table parse(std::string_view text, const std::string& source) {
 }
 
 toml::table parse_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(seatmark::where(path) + "cannot read file: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw InputError(seatmark::where(path) + "cannot read file: " + std::strerror(errno));
-    return parse(text.str(), path);
+    return parse(read_input_text(path, "TOML file", max_config_bytes), path);
 }
 
 std::string where(const std::string& source, const toml::source_region& region) {

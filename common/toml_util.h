@@ -30,7 +30,16 @@
 namespace seatmark::toml_util {
 
 // Parses TOML text; a syntax error becomes InputError "SOURCE:LINE:COL: TOML syntax error: ...".
+// The one way seatmark parses TOML (files, built-ins, a database's stored plan): the nesting is
+// bounded first (check_nesting).
 toml::table parse(std::string_view text, const std::string& source);
+
+// The most levels a TOML text may nest (table headers, dotted keys, arrays, inline tables
+// together). seatmark's own files need four or five.
+inline constexpr size_t max_nesting = 64;
+// Throws InputError "SOURCE:LINE: TOML nested deeper than ..." at the first key or container
+// beyond max_nesting (common/toml_nesting.cpp). toml++ recurses once per level.
+void check_nesting(std::string_view text, const std::string& source);
 // Reads and parses a file; an unreadable file is an InputError naming it.
 toml::table parse_file(const std::string& path);
 

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/input_file.h"
 #include "common/errors.h"
 #include "common/file_hash.h"
 #include "common/toml_util.h"
@@ -92,11 +93,7 @@ std::string read_text(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw InputError(path + ": is a folder; give the plan file, e.g. " + path + "/example.toml");
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw InputError(path + ": cannot read the plan file; check the path");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+    return read_input_text(path, "plan", max_config_bytes);
 }
 
 AssetSpec read_asset(const toml::node& el, const std::string& source, size_t i) {
@@ -125,11 +122,13 @@ AssetSpec read_asset(const toml::node& el, const std::string& source, size_t i) 
 }
 
 std::vector<AssetSpec> stage_json_assets(const std::string& path, const std::string& dest, const std::string& where) {
-    std::ifstream in(path);
-    if (!in) throw InputError(where + "run.stage_json: cannot read " + path + " (the file `seatmark stage --json` wrote)");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    auto j = nlohmann::json::parse(ss.str(), nullptr, false);
+    std::string text;
+    try {
+        text = read_input_text(path, "stage summary", max_list_bytes);
+    } catch (const InputError& e) {
+        throw InputError(where + "run.stage_json: " + e.what() + " (the file `seatmark stage --json` wrote)");
+    }
+    auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("files") || !j["files"].is_array())
         throw InputError(where + "run.stage_json: " + path + " is not `seatmark stage --json` output (no \"files\" list)");
     std::vector<AssetSpec> out;

@@ -6,29 +6,29 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <string>
+
+#include "common/output_file.h"
 
 namespace seatmark::image {
 
 void write_png(const std::string& path, uint32_t width, uint32_t height, const std::vector<uint8_t>& rgba) {
     if (rgba.size() < size_t(width) * height * 4) throw std::runtime_error("write_png: too few pixels");
-    FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw std::runtime_error("cannot write screenshot " + path + ": " + std::strerror(errno));
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-    png_infop info = png ? png_create_info_struct(png) : nullptr;
-    if (!png || !info || setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        std::fclose(f);
-        throw std::runtime_error("cannot write screenshot " + path + ": libpng error");
+    // Encoded in memory, then written whole by the one output writer (common/output_file.h).
+    png_image img{};
+    img.version = PNG_IMAGE_VERSION;
+    img.width = width;
+    img.height = height;
+    img.format = PNG_FORMAT_RGBA;
+    png_alloc_size_t size = 0;
+    std::string encoded;
+    if (png_image_write_to_memory(&img, nullptr, &size, 0, rgba.data(), 0, nullptr)) {
+        encoded.resize(size);
+        if (!png_image_write_to_memory(&img, encoded.data(), &size, 0, rgba.data(), 0, nullptr)) size = 0;
     }
-    png_init_io(png, f);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (uint32_t y = 0; y < height; ++y)
-        png_write_row(png, const_cast<png_bytep>(rgba.data() + size_t(y) * width * 4));
-    png_write_end(png, nullptr);
-    png_destroy_write_struct(&png, &info);
-    if (std::fclose(f) != 0) throw std::runtime_error("cannot write screenshot " + path + ": " + std::strerror(errno));
+    if (size == 0) throw std::runtime_error("cannot write screenshot " + path + ": libpng: " + img.message);
+    encoded.resize(size);
+    write_output_file(path, encoded, "screenshot");
 }
 
 }  // namespace seatmark::image

@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
+
+#include "common/output_file.h"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_IMPLEMENTATION
@@ -33,12 +36,7 @@ void write_png(const std::string& path, uint32_t width, uint32_t height, const s
     std::vector<unsigned char> encoded;
     if (!stbi_write_png_to_func(append, &encoded, int(width), int(height), 4, rgba.data(), int(width * 4)))
         throw std::runtime_error("cannot write screenshot " + path + ": PNG encoder error");
-    FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw std::runtime_error("cannot write screenshot " + path + ": " + std::strerror(errno));
-    const bool written = std::fwrite(encoded.data(), 1, encoded.size(), f) == encoded.size();
-    const int err = errno;
-    if (std::fclose(f) != 0 || !written)
-        throw std::runtime_error("cannot write screenshot " + path + ": " + std::strerror(written ? errno : err));
+    write_output_file(path, std::string_view(reinterpret_cast<const char*>(encoded.data()), encoded.size()), "screenshot");
 }
 
 Pixels read_png(const std::string& path) {

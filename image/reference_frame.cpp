@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <string>
+
+#include "common/output_file.h"
 
 namespace seatmark::image {
 
@@ -13,16 +16,11 @@ std::string reference_name(uint64_t seq) {
 }
 
 void write_reference(const std::string& path, const ReferenceFrame& r) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f << "P5\n# seatmark-reference seq=" << r.seq << " width=" << r.width << " height=" << r.height << "\n"
-          << r.gray_width << " " << r.gray_height << "\n255\n";
-        f.write(reinterpret_cast<const char*>(r.gray.data()), static_cast<std::streamsize>(r.gray.size()));
-        if (!f) throw std::runtime_error(tmp + ": cannot write the reference frame");
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-        throw std::runtime_error(path + ": cannot move the reference frame into place");
+    std::string bytes = "P5\n# seatmark-reference seq=" + std::to_string(r.seq) + " width=" + std::to_string(r.width) +
+                        " height=" + std::to_string(r.height) + "\n" + std::to_string(r.gray_width) + " " +
+                        std::to_string(r.gray_height) + "\n255\n";
+    bytes.append(reinterpret_cast<const char*>(r.gray.data()), r.gray.size());
+    write_output_file(path, bytes, "reference frame");
 }
 
 std::optional<ReferenceFrame> read_reference(const std::string& path) {

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "common/errors.h"
+#include "common/input_file.h"
 #include "import/importers.h"
 
 namespace seatmark::import {
@@ -252,11 +253,27 @@ void check_extensions(const std::string& path, bool binary) {
                              "export the model without mesh compression or quantization");
 }
 
+// tinygltf reads the file and the buffers it names through this: the one rule for inputs
+// (common/input_file.h), so a buffer "uri" of /dev/zero or a FIFO is refused, not read forever.
+bool read_whole_file(std::vector<unsigned char>* out, std::string* err, const std::string& path, void*) {
+    try {
+        const std::string bytes = read_input_text(path, "glTF file", max_model_bytes);
+        out->assign(bytes.begin(), bytes.end());
+        return true;
+    } catch (const InputError& e) {
+        if (err) *err += e.what();
+        return false;
+    }
+}
+
 }  // namespace
 
 ImportedModel import_gltf(const std::string& path) {
+    check_input_file(path, "model", max_model_bytes);  // before check_extensions reads it
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(skip_image, nullptr);
+    loader.SetFsCallbacks({&tinygltf::FileExists, &tinygltf::ExpandFilePath, &read_whole_file, &tinygltf::WriteWholeFile,
+                           nullptr});
     tinygltf::Model model;
     std::string err, warn;
     const bool binary = path.size() >= 4 && (path.compare(path.size() - 4, 4, ".glb") == 0 || path.compare(path.size() - 4, 4, ".GLB") == 0);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/errors.h"
+#include "common/input_file.h"
 #include "import/importers.h"
 #include "pack/pack_reader.h"
 
@@ -169,7 +170,9 @@ bool is_supported(const std::string& path) {
 }
 
 ImportedModel import_file(const std::string& path, const CadOptions& cad, const std::function<void(const std::string&)>& status) {
-    if (::access(path.c_str(), R_OK) != 0) throw InputError(path + ": cannot read (" + std::strerror(errno) + ")");
+    // Every importer reads by path, some in a library or a child process: the rule for inputs is
+    // checked here first (the OBJ and glTF readers apply it again to the files a model names).
+    check_input_file(path, "model", max_model_bytes);
     const auto e = lower_ext(path);
     if (e == "gltf" || e == "glb") return import_gltf(path);
     if (e == "obj") return import_obj(path);

@@ -1,35 +1,67 @@
 // Wavefront OBJ through tinyobjloader (Debian's libtinyobjloader-dev): it triangulates polygons
 // and reads the MTL next to the file; we only turn its shapes into meshes and parts.
+#include <filesystem>
 #include <map>
+#include <sstream>
 #include <unordered_map>
 
 #include <tiny_obj_loader.h>
 
 #include "common/errors.h"
+#include "common/input_file.h"
 #include "import/importers.h"
 
 namespace seatmark::import {
 
+namespace {
+
+// Every .mtl an OBJ names (mtllib), looked for beside the OBJ as tinyobjloader's own reader does,
+// but read by the one rule for inputs (common/input_file.h): a regular file of bounded size. Its
+// own reader read whatever the name gave, /dev/zero or a FIFO included, without end.
+class MaterialReader : public tinyobj::MaterialReader {
+public:
+    explicit MaterialReader(std::string dir) : dir_(std::move(dir)) {}
+    bool operator()(const std::string& name, std::vector<tinyobj::material_t>* materials, std::map<std::string, int>* ids,
+                    std::string* warn, std::string* err) override {
+        const std::string path = dir_.empty() || (!name.empty() && name[0] == '/') ? name : dir_ + "/" + name;
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) {
+            if (warn) *warn += "material library " + path + " not found: default colours\n";
+            return false;
+        }
+        std::istringstream in(read_input_text(path, "material library (mtllib)", max_model_bytes));
+        tinyobj::LoadMtl(ids, materials, &in, warn, err);
+        return true;
+    }
+
+private:
+    std::string dir_;
+};
+
+}  // namespace
+
 ImportedModel import_obj(const std::string& path) {
-    tinyobj::ObjReaderConfig cfg;
-    cfg.triangulate = true;
-    cfg.vertex_color = false;
-    tinyobj::ObjReader reader;
-    if (!reader.ParseFromFile(path, cfg)) {
-        std::string e = reader.Error();
+    tinyobj::attrib_t attrib;
+    std::vector<tinyobj::shape_t> shapes;
+    std::vector<tinyobj::material_t> materials;
+    std::string warning, error;
+    std::istringstream in(read_input_text(path, "model", max_model_bytes));
+    const auto slash = path.find_last_of('/');
+    MaterialReader mtl(slash == std::string::npos ? std::string() : path.substr(0, slash));
+    if (!tinyobj::LoadObj(&attrib, &shapes, &materials, &warning, &error, &in, &mtl, /*triangulate=*/true,
+                          /*default_vcols_fallback=*/false)) {
+        std::string e = error;
         while (!e.empty() && (e.back() == '\n' || e.back() == '\r')) e.pop_back();
         throw InputError(path + ": not a readable OBJ file: " + (e.empty() ? "unknown reason" : e));
     }
-    const auto& attrib = reader.GetAttrib();
-    const auto& materials = reader.GetMaterials();
-    const size_t nv = attrib.vertices.size() / 3;
     ImportedModel m;
-    if (!reader.Warning().empty()) {
-        std::string w = reader.Warning();
+    if (!warning.empty()) {
+        std::string w = warning;
         while (!w.empty() && w.back() == '\n') w.pop_back();
         m.notes.push_back("OBJ reader: " + w);
     }
-    for (const auto& shape : reader.GetShapes()) {
+    const size_t nv = attrib.vertices.size() / 3;
+    for (const auto& shape : shapes) {
         const auto& sm = shape.mesh;
         // One mesh per material in the shape, in order of first use; only the vertices it uses.
         std::map<int, size_t> by_material;

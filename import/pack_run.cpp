@@ -4,7 +4,6 @@
 #include <memory>
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +12,7 @@
 
 #include "common/errors.h"
 #include "common/file_hash.h"
+#include "common/output_file.h"
 #include "import/build_pack.h"
 
 namespace seatmark::import {
@@ -54,6 +54,9 @@ PackSummary pack_models(const PackOptions& o) {
     for (const auto& in : o.inputs)
         if (!is_supported(in))
             throw InputError(in + ": unknown model format (expected .gltf, .glb, .obj, .stl, .step, .stp, .iges or .igs)");
+    // Before any import: the outputs may be none of the inputs (`pack a.obj --out a.obj`).
+    check_output_path(o.out, "--out", o.inputs);
+    if (!o.json_path.empty() && o.json_path != "-") check_output_path(o.json_path, "--json", o.inputs);
 
     auto t = std::chrono::steady_clock::now();
     ImportedModel all;
@@ -118,10 +121,7 @@ int run_pack(const PackOptions& o) {
                         {"source_xxh3", xxh3_hex(s.source_xxh3)},
                         {"seconds", {{"import", s.import_s}, {"normals_edges", s.build_s}, {"write", s.write_s}}},
                         {"notes", s.notes}};
-    if (!o.json_path.empty() && o.json_path != "-") {
-        std::ofstream f(o.json_path);
-        if (!(f << j.dump(2) << '\n')) throw InputError("--json " + o.json_path + ": cannot write");
-    }
+    if (!o.json_path.empty() && o.json_path != "-") write_output_file(o.json_path, j.dump(2) + "\n", "--json");
     if (o.json_path == "-") {
         std::printf("%s\n", j.dump(2).c_str());
         return 0;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "common/errors.h"
 #include "import/importers.h"
 
@@ -13,11 +14,7 @@ namespace seatmark::import {
 namespace {
 
 std::string read_all(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+    return read_input_text(path, "model", max_model_bytes);
 }
 
 void add_part(ImportedModel& m, workloads::Mesh&& mesh, std::string name) {

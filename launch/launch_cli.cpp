@@ -119,8 +119,8 @@ int run_launch(const Options& o) {
     if (n > users.size())
         throw InputError(where(o.users_file) + std::to_string(n) + " sessions asked for but only " +
                          std::to_string(users.size()) + " users listed (one desktop per user)");
-    if (!o.json_out.empty()) check_output_path(o.json_out, "--json");
-    if (!o.arrivals_out.empty()) check_output_path(o.arrivals_out, "--arrivals");
+    if (!o.json_out.empty()) check_output_path(o.json_out, "--json", {o.users_file});
+    if (!o.arrivals_out.empty()) check_output_path(o.arrivals_out, "--arrivals", {o.users_file});
 
     for (int sig : stop_signals()) std::signal(sig, on_signal);
     std::vector<std::unique_ptr<LaunchedSession>> sessions;
@@ -162,8 +162,8 @@ int run_launch(const Options& o) {
         if (r.ssim.samples) std::printf("    SSIM mean %.3f, min %.3f over %llu sampled frames\n", r.ssim.mean, r.ssim.min, static_cast<unsigned long long>(r.ssim.samples));
         std::printf("    ended: %s\n", r.ending.c_str());
     }
-    if (!o.json_out.empty()) write_output_file(o.json_out, out.dump(2) + "\n");
-    if (!o.arrivals_out.empty()) write_output_file(o.arrivals_out, arrivals_csv);
+    if (!o.json_out.empty()) write_output_file(o.json_out, out.dump(2) + "\n", "--json");
+    if (!o.arrivals_out.empty()) write_output_file(o.arrivals_out, arrivals_csv, "--arrivals");
     return failed ? exit_code::failure : exit_code::ok;
 }
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "common/errors.h"
 
 namespace seatmark::launch {
@@ -41,11 +42,7 @@ std::vector<TestUser> parse_users(const std::string& text, const std::string& na
 }
 
 std::vector<TestUser> read_users_file(const std::string& path) {
-    std::ifstream f(path);
-    if (!f) throw InputError(where(path) + "cannot read the users file (expected lines USER:PASSWORD)");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse_users(ss.str(), path);
+    return parse_users(read_input_text(path, "users file (lines USER:PASSWORD)", max_list_bytes), path);
 }
 
 }  // namespace seatmark::launch

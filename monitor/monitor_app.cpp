@@ -13,6 +13,7 @@
 #include "image/png.h"
 #include "common/errors.h"
 #include "common/exit_codes.h"
+#include "common/output_file.h"
 #include "monitor/db_source.h"
 #include "monitor/live_source.h"
 #include "monitor/monitor_ui.h"
@@ -84,6 +85,8 @@ void draw_once(ImGuiRuntime& rt, GlSurface& surface, UiState& ui, DataSource& sr
 }  // namespace
 
 int run_monitor(const MonitorOptions& o) {
+    // The PNG is checked before the source is watched: never over the .db it shows (noted as an input).
+    if (!o.screenshot.empty()) check_output_path(o.screenshot, "--screenshot", {o.target});
     auto src = open_source(o.target, o.token);
     using clock = std::chrono::steady_clock;
     if (!o.screenshot.empty()) {

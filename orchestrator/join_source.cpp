@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "common/clock.h"
 #include "common/duration.h"
 #include "common/errors.h"
@@ -74,10 +75,7 @@ const std::string& JoinSessionSource::profile_text(const std::string& profile) {
     std::string text(workloads::builtin_profile_text(profile));
     if (text.empty()) {
         // A profile file of the plan (already read once when the plan was checked).
-        std::ifstream f(profile, std::ios::binary);
-        std::ostringstream ss;
-        ss << f.rdbuf();
-        text = ss.str();
+        text = read_input_text(profile, "profile", max_config_bytes);
     }
     return profile_texts_[profile] = std::move(text);
 }

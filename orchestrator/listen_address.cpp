@@ -10,9 +10,9 @@
 
 namespace seatmark::orchestrator {
 
-ListenAddress parse_listen(const std::string& text) {
+ListenAddress parse_listen(const std::string& text, const std::string& option) {
     auto bad = [&](const std::string& why) {
-        return InputError("--listen " + text + ": " + why + " (expected HOST:PORT, e.g. 127.0.0.1:7878 or [::1]:0)");
+        return InputError(option + " " + text + ": " + why + " (expected HOST:PORT, e.g. 127.0.0.1:7878 or [::1]:0)");
     };
     std::string host, port;
     if (!text.empty() && text.front() == '[') {

@@ -16,7 +16,8 @@ struct ListenAddress {
 };
 
 // Parses HOST:PORT ("127.0.0.1:7878", "[::1]:0", "localhost:7878", "0.0.0.0:7878").
-// Throws InputError naming what was expected.
-ListenAddress parse_listen(const std::string& text);
+// Throws InputError naming `option` (the live API's --listen, join mode's --accept) and what was
+// expected.
+ListenAddress parse_listen(const std::string& text, const std::string& option);
 
 }  // namespace seatmark::orchestrator

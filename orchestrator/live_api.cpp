@@ -68,7 +68,7 @@ void LiveApi::Impl::tick() {
 }
 
 LiveApi::LiveApi(const LiveApiOptions& o) : impl_(std::make_unique<Impl>(o)) {
-    ListenAddress la = parse_listen(o.listen);
+    ListenAddress la = parse_listen(o.listen, "--listen");
     if (!la.loopback && o.token.empty())
         throw InputError("--listen " + o.listen +
                          ": a non-loopback address exposes the live API to the network; give --token TOKEN "

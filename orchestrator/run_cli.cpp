@@ -66,7 +66,7 @@ void set_join_source(RunOptions& o, const core::Plan& plan, const std::string& a
         throw InputError(plan.source + ": [run] sessions = \"join\" needs --token-file FILE: the run's secret, which every "
                          "joining session and agent proves it holds (create one: openssl rand -hex 32 > FILE)");
     JoinListener::Options lo;
-    lo.address = parse_listen(accept);
+    lo.address = parse_listen(accept, "--accept");
     lo.token = join::read_token_file(token_file);
     if (auto w = join::token_file_warning(token_file); !w.empty()) std::fprintf(stderr, "seatmark: warning: %s\n", w.c_str());
     lo.idle_timeout_s = std::max(10.0, plan.heartbeat_timeout_s);

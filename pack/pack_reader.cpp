@@ -34,7 +34,6 @@ std::unique_ptr<InputFile> open_read(const std::string& path, uint64_t& size) {
     } catch (const FileError& e) {
         throw PackError(path + ": cannot open (" + e.what() + "); check the path, or pack the model with 'seatmark pack'");
     }
-    if (!f->regular()) throw PackError(path + ": not a regular file");
     size = f->size();
     return f;
 }

@@ -6,11 +6,12 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <vector>
 
 #include <xxhash.h>
 
 #include "common/errors.h"
-#include "common/self_exe.h"
+#include "common/output_file.h"
 #include "pack/pack_format.h"
 
 namespace seatmark::pack {
@@ -19,23 +20,24 @@ namespace {
 
 uint64_t align_up(uint64_t v) { return (v + pack_align - 1) / pack_align * pack_align; }
 
-// The file written in order, hashing the payload as it goes.
+// The file written in order, hashing the payload as it goes, through the one output writer
+// (common/output_file.h): a temporary file beside the pack, renamed over it at the end, never
+// over an input (`seatmark pack a.obj --out a.obj`) or a device.
 class Out {
 public:
-    Out(const std::string& path) : path_(path) {
-        f_ = std::fopen(path.c_str(), "wb");
-        if (!f_) throw InputError(path + ": cannot write (" + std::strerror(errno) + "); check the directory exists and is writable");
+    explicit Out(const std::string& path) : file_(path, "--out") {
         state_ = XXH3_createState();
         XXH3_64bits_reset(state_);
+        buf_.reserve(buf_bytes);
     }
-    ~Out() {
-        if (f_) std::fclose(f_);
-        XXH3_freeState(state_);
-    }
+    ~Out() { XXH3_freeState(state_); }
     Out(const Out&) = delete;
     Out& operator=(const Out&) = delete;
     void raw(const void* p, size_t n) {
-        if (n && std::fwrite(p, 1, n, f_) != n) throw InputError(path_ + ": write failed (" + std::strerror(errno) + "; disk full?)");
+        const char* c = static_cast<const char*>(p);
+        if (buf_.size() + n > buf_bytes) flush();
+        if (n >= buf_bytes) file_.write(c, n);  // a large mesh goes straight through
+        else buf_.insert(buf_.end(), c, c + n);
         at_ += n;
     }
     void payload(const void* p, size_t n) {
@@ -48,19 +50,21 @@ public:
     }
     uint64_t at() const { return at_; }
     uint64_t digest() { return XXH3_64bits_digest(state_); }
+    // The header, known last, over its placeholder; then the pack takes its name.
     void header(const PackHeader& h) {
-        if (std::fseek(f_, 0, SEEK_SET) != 0) throw InputError(path_ + ": seek failed");
-        raw(&h, sizeof h);
-        if (std::fflush(f_) != 0 || std::fclose(f_) != 0) {
-            f_ = nullptr;
-            throw InputError(path_ + ": write failed (" + std::strerror(errno) + "; disk full?)");
-        }
-        f_ = nullptr;
+        flush();
+        file_.write_at(&h, sizeof h, 0);
+        file_.commit();
     }
 
 private:
-    std::string path_;
-    std::FILE* f_ = nullptr;
+    static constexpr size_t buf_bytes = 1 << 20;
+    void flush() {
+        file_.write(buf_.data(), buf_.size());
+        buf_.clear();
+    }
+    OutputFile file_;
+    std::vector<char> buf_;
     XXH3_state_t* state_ = nullptr;
     uint64_t at_ = 0;
 };
@@ -147,36 +151,26 @@ PackWritten write_pack(const PackContents& c, const std::string& path) {
     place(h.names_offset, names.size());
     h.file_bytes = at;
 
-    const std::string tmp = path + ".tmp." + std::to_string(current_pid());  // sessions may pack one model at once
-    try {
-        Out out(tmp);
-        PackHeader placeholder{};
-        out.raw(&placeholder, sizeof placeholder);
-        out.pad_to(h.vertices_offset);
-        for (const auto& m : c.meshes) out.payload(m.vertices.data(), m.vertices.size() * sizeof(workloads::Vertex));
-        out.pad_to(h.indices_offset);
-        for (const auto& m : c.meshes) {
-            out.payload(m.indices.data(), m.indices.size() * 4);
-            out.payload(m.edges.data(), m.edges.size() * 4);
-        }
-        out.pad_to(h.meshes_offset);
-        out.payload(meshes.data(), meshes.size() * sizeof(PackMesh));
-        out.pad_to(h.instances_offset);
-        out.payload(inst.data(), inst.size() * sizeof(PackInstance));
-        out.pad_to(h.parts_offset);
-        out.payload(parts.data(), parts.size() * sizeof(PackPart));
-        out.pad_to(h.names_offset);
-        out.payload(names.data(), names.size());
-        h.payload_xxh3 = out.digest();
-        out.header(h);
-    } catch (...) {
-        std::remove(tmp.c_str());
-        throw;
+    Out out(path);
+    PackHeader placeholder{};
+    out.raw(&placeholder, sizeof placeholder);
+    out.pad_to(h.vertices_offset);
+    for (const auto& m : c.meshes) out.payload(m.vertices.data(), m.vertices.size() * sizeof(workloads::Vertex));
+    out.pad_to(h.indices_offset);
+    for (const auto& m : c.meshes) {
+        out.payload(m.indices.data(), m.indices.size() * 4);
+        out.payload(m.edges.data(), m.edges.size() * 4);
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw InputError(path + ": cannot rename the finished pack into place (" + std::strerror(errno) + ")");
-    }
+    out.pad_to(h.meshes_offset);
+    out.payload(meshes.data(), meshes.size() * sizeof(PackMesh));
+    out.pad_to(h.instances_offset);
+    out.payload(inst.data(), inst.size() * sizeof(PackInstance));
+    out.pad_to(h.parts_offset);
+    out.payload(parts.data(), parts.size() * sizeof(PackPart));
+    out.pad_to(h.names_offset);
+    out.payload(names.data(), names.size());
+    h.payload_xxh3 = out.digest();
+    out.header(h);
     PackWritten w;
     w.file_bytes = h.file_bytes;
     w.payload_xxh3 = h.payload_xxh3;

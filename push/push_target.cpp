@@ -1,9 +1,10 @@
 #include "push/push_target.h"
 
 #include <cctype>
-#include <fstream>
+#include <sstream>
 
 #include "common/errors.h"
+#include "common/input_file.h"
 
 namespace seatmark::push {
 
@@ -117,8 +118,9 @@ Header parse_header(const std::string& text, const std::string& where) {
 }
 
 std::vector<Header> read_header_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path + ": cannot read the header file (one 'Name: value' per line)");
+    // The one rule for inputs (common/input_file.h): a regular file of a token file's size, so a
+    // device or FIFO given by mistake is refused instead of read without end.
+    std::istringstream in(read_input_text(path, "header file (one 'Name: value' per line)", max_token_bytes));
     std::vector<Header> out;
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {

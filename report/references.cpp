@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 
+#include "common/input_file.h"
 #include "common/errors.h"
 #include "common/toml_util.h"
 #include "report/metrics.h"
@@ -183,10 +184,7 @@ References parse_references(std::string_view text, const std::string& source) {
 }
 
 References load_references(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot read the references file: " + std::strerror(errno));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return parse_references(text, path);
+    return parse_references(read_input_text(path, "references file", max_config_bytes), path);
 }
 
 }  // namespace seatmark::report

@@ -113,12 +113,12 @@ void add_report_commands(CLI::App& app, std::function<int()>& run) {
     chk->callback([&run, c] {
         run = [c]() -> int {
             References refs = load_references(c->refs);  // bad references: exit 2 before any reading
-            if (!c->junit.empty()) check_output_path(c->junit, "--junit");
+            if (!c->junit.empty()) check_output_path(c->junit, "--junit", {c->db, c->refs});
             RunAnalysis a = analyze(c->db, progress_options(c->quiet, "seatmark check"));
             CheckReport rep = run_check(a, refs);
             std::printf("%s", check_table(rep).c_str());
             if (!c->junit.empty()) {
-                write_output_file(c->junit, junit_xml(rep));
+                write_output_file(c->junit, junit_xml(rep), "--junit");
                 std::printf("JUnit XML: %s\n", c->junit.c_str());
             }
             return rep.passed() ? exit_code::ok : exit_code::failure;

@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "common/errors.h"
+#include "common/toml_util.h"
 #include "core/plan.h"
 
 namespace seatmark::report {
@@ -25,8 +26,8 @@ int64_t integer_or(toml::node_view<const toml::node> n, int64_t fallback) {
 void read_leniently(StoredPlan& a, const std::string& text) {
     toml::table doc;
     try {
-        doc = toml::parse(std::string_view(text), std::string_view("plan"));
-    } catch (const toml::parse_error&) {
+        doc = toml_util::parse(text, "plan");  // nesting bounded: the stored text is input like any other
+    } catch (const InputError&) {
         a.note += "; it is not valid TOML either: the default SLA is shown";
         return;
     }

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/input_file.h"
 #include "common/errors.h"
 
 namespace seatmark::stage {
@@ -104,8 +105,7 @@ std::vector<SourceFile> list_sources(const std::vector<std::string>& sources, co
     std::vector<SourceFile> out;
     for (auto& s : sources) add(s, out, skipped);
     for (auto& m : manifests) {
-        std::ifstream in(m);
-        if (!in) throw InputError("manifest " + m + ": " + std::strerror(errno));
+        std::istringstream in(read_input_text(m, "manifest", max_list_bytes));
         std::string line;
         int n = 0;
         while (std::getline(in, line)) {

@@ -63,7 +63,11 @@ int run_stage(const StageOptions& opt) {
     std::string listing;
     if (mpi.rank == 0) {
         try {
-            if (!opt.json_path.empty()) check_output_path(opt.json_path, "--json");
+            if (!opt.json_path.empty()) {
+                std::vector<std::string> inputs = opt.sources;
+                inputs.insert(inputs.end(), opt.manifests.begin(), opt.manifests.end());
+                check_output_path(opt.json_path, "--json", inputs);
+            }
             std::vector<std::string> skipped;
             listing = "L" + to_json(list_sources(opt.sources, opt.manifests, &skipped));
             if (!skipped.empty()) {
@@ -260,7 +264,7 @@ int run_stage(const StageOptions& opt) {
         }
         if (!opt.json_path.empty()) {
             try {
-                write_output_file(opt.json_path, j.dump(2) + "\n");
+                write_output_file(opt.json_path, j.dump(2) + "\n", "--json");
             } catch (const ExitError& e) {
                 json_error = e.what();  // after the staging outcome, which matters more
             }

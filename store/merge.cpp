@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/errors.h"
+#include "common/output_file.h"
 #include "store/merge_copy.h"
 #include "store/schema.h"
 #include "store/store_reader.h"
@@ -130,6 +131,8 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
             lost_from_others[name] = row;
         }
 
+    // The inputs were opened above (noted as inputs): `merge a.db a.db b.db --force` would remove one.
+    check_output_target(out, "the merged database");
     if (!options.overwrite && ::access(out.c_str(), F_OK) == 0)
         throw InputError(out + " exists; choose another output or pass --force");
     if (options.overwrite) {

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "common/errors.h"
+#include "common/input_file.h"
 #include "store/frame_block.h"
 #include "store/frame_row.h"
 #include "store/schema.h"
@@ -70,7 +72,17 @@ Db open_read_only(const std::string& path, int extra_flags) {
     }
 }
 
-StoreReader::StoreReader(const std::string& path) : path_(path), probe_(open_for_probe(path)) {
+namespace {
+// The rule for inputs (common/input_file.h) before SQLite or the probe opens it: a FIFO would
+// block the probe's open forever, a device feed SQLite without end. Notes it as an input, so no
+// output of the command is written over it.
+const std::string& checked_input(const std::string& path) {
+    check_input_file(path, "run database", std::numeric_limits<uint64_t>::max());
+    return path;
+}
+}  // namespace
+
+StoreReader::StoreReader(const std::string& path) : path_(path), probe_(open_for_probe(checked_input(path))) {
     auto open_ro = [&] {
         db_ = open_read_only(path_);
         version_ = validate_schema(db_);

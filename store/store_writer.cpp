@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "common/errors.h"
+#include "common/output_file.h"
 #include "store/path_watch.h"
 #include "store/schema.h"
 #include "store/write_command.h"
@@ -310,6 +311,7 @@ StoreWriter::~StoreWriter() {
 }
 
 StoreWriter StoreWriter::open(const std::string& path, Options options) {
+    check_output_target(path, "--db");  // before anything is removed: never an input, a device or a FIFO
     if (options.overwrite) remove_existing(path);
     auto impl = std::make_unique<Impl>();
     impl->path = path;

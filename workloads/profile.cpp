@@ -8,8 +8,8 @@
 //             directory; replaces the procedural assembly)
 //   [render]  width, height (16 .. 32768, default 640x480), msaa (1, 2, 4, 8, 16, 32, 64; default 4),
 //             mode (starting display mode, default "shaded-edges"),
-//             frame_cap_hz (0 = uncapped .. 1000, default 0)
-//   [script]  loop (default true), input_rate_hz ((0, 1000], default 125)
+//             frame_cap_hz (0 = uncapped, or 1 .. 1000; default 0)
+//   [script]  loop (default true), input_rate_hz (1 .. 1000, default 125)
 //   [[script.segment]]  kind = orbit | pan | zoom | section-sweep | mode | select | think
 //             active kinds: duration (> 0, required), rate (per kind, default below)
 //             think: duration (> 0, required), jitter ([0, 1), default 0)
@@ -23,11 +23,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "common/embedded.h"
+#include "common/input_file.h"
 #include "common/errors.h"
 #include "common/toml_util.h"
 
@@ -233,13 +235,15 @@ Profile parse_profile(std::string_view text, const std::string& source) {
         p.render.msaa = static_cast<uint32_t>(render->integer_one_of("msaa", {1, 2, 4, 8, 16, 32, 64}).value_or(p.render.msaa));
         p.render.mode = render->enumeration("mode", mode_choices()).value_or(p.render.mode);
         p.render.frame_cap_hz = render->number("frame_cap_hz", Range::closed(0, 1000)).value_or(0);
+        if (p.render.frame_cap_hz > 0 && p.render.frame_cap_hz < min_rate_hz)
+            render->fail("frame_cap_hz", "0 (uncapped) or a number from 1 to 1000");
         render->finish();
     }
 
     root.require("script", "a [script] table with [[script.segment]] entries");
     auto script = root.table("script");
     p.script.loop = script->boolean("loop").value_or(p.script.loop);
-    p.script.input_rate_hz = script->number("input_rate_hz", Range{0, 1000, true, false}).value_or(p.script.input_rate_hz);
+    p.script.input_rate_hz = script->number("input_rate_hz", Range::closed(min_rate_hz, 1000)).value_or(p.script.input_rate_hz);
     for (TableReader& seg : script->tables("segment")) p.script.segments.push_back(read_segment(seg));
     script->finish();
     if (std::none_of(p.script.segments.begin(), p.script.segments.end(),
@@ -273,13 +277,13 @@ std::string_view builtin_profile_text(std::string_view name) {
 }
 
 Profile load_profile(const std::string& name_or_path) {
-    const bool is_file = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml");
+    // A name with a slash or .toml is a file; so is any other name that is no built-in profile
+    // but names something here (a folder given by mistake is then named as one).
+    std::error_code ec;
+    const bool is_file = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml") ||
+                         (builtin_profile_text(name_or_path).empty() && std::filesystem::exists(name_or_path, ec));
     if (is_file) {
-        std::ifstream in(name_or_path, std::ios::binary);
-        if (!in) throw InputError(where(name_or_path) + "cannot read profile: " + std::strerror(errno));
-        std::ostringstream text;
-        text << in.rdbuf();
-        Profile p = parse_profile(text.str(), name_or_path);
+        Profile p = parse_profile(read_input_text(name_or_path, "profile", max_config_bytes), name_or_path);
         const auto slash = name_or_path.find_last_of('/');
         if (!p.scene.model.empty() && p.scene.model[0] != '/' && slash != std::string::npos)
             p.scene.model = name_or_path.substr(0, slash + 1) + p.scene.model;

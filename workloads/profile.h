@@ -56,6 +56,11 @@ struct SceneSpec {
 inline constexpr uint32_t min_render_side = 16, max_render_side = 32768;
 inline constexpr bool valid_msaa(uint32_t n) { return n >= 1 && n <= 64 && (n & (n - 1)) == 0; }
 
+// A frame cap (profile frame_cap_hz, --synthetic-fps) and the scripted input rate: 0 (none) or at
+// least 1 Hz. A cap of 0.01 Hz waited 100 s for its second frame, past any --duration (at 1e-9 Hz
+// about 31 years); below 1 Hz no viewport is interactive anyway.
+inline constexpr double min_rate_hz = 1.0;
+
 struct RenderSpec {
     uint32_t width = 640, height = 480;
     uint32_t msaa = 4;              // 1, 2, 4, 8, 16, 32 or 64

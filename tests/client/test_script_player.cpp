@@ -121,3 +121,18 @@ TEST_CASE("script player: a slow session stops within one frame of its duration 
     CHECK(r.summary.fps == doctest::Approx(double(r.frames.size()) / r.summary.active_s));
     CHECK(r.summary.active_s >= 0.4 * double(r.frames.size()) * 0.9);
 }
+
+TEST_CASE("script player: a frame cap whose next frame falls after the session's end does not wait past the end") {
+    // Issue 35: frame_cap_hz = 0.01 waited 100 s for its second frame whatever --duration said.
+    // The lowest cap now allowed (1 Hz) against a 0.3 s session: one frame, then the end.
+    TempDir dir;
+    client::SessionOptions o;
+    o.quiet = true;
+    o.duration_s = 0.3;
+    o.workload = profile(dir, 0, one_orbit);
+    o.synthetic_fps = 1;
+    auto r = client::run_session(o);
+    INFO("wall " << r.wall_s << " s, " << r.frames.size() << " frames");
+    CHECK(r.frames.size() == 1);
+    CHECK(r.wall_s < 0.9);  // the cap's next deadline is 1 s after the first frame; the end is at 0.3 s
+}

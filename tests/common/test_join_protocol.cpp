@@ -125,7 +125,7 @@ TEST_CASE("token files: missing or empty is an error naming the file, and the ne
     auto dir = std::filesystem::temp_directory_path() / ("seatmark-token-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     auto f = (dir / "t").string();
-    CHECK_THROWS_WITH_AS(join::read_token_file(f), doctest::Contains("cannot read it"), InputError);
+    CHECK_THROWS_WITH_AS(join::read_token_file(f), doctest::Contains("cannot read the token file"), InputError);
     std::ofstream(f) << "\n";
     CHECK_THROWS_WITH_AS(join::read_token_file(f), doctest::Contains("the file is empty"), InputError);
     std::ofstream(f) << "abc123\n";

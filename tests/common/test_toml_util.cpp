@@ -30,7 +30,7 @@ TEST_CASE("toml_util: syntax errors name file:line:col") {
 
     e = error_of([] { (void)parse_file("/nonexistent/dir/plan.toml"); });
     INFO(e);
-    CHECK(contains(e, "/nonexistent/dir/plan.toml: cannot read file"));
+    CHECK(contains(e, "/nonexistent/dir/plan.toml: cannot read the TOML file: "));
 }
 
 TEST_CASE("toml_util: typed getters read present keys and skip absent ones") {

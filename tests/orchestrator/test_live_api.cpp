@@ -347,12 +347,12 @@ TEST_CASE("--listen: loopback by default, non-loopback needs a token, taken port
         CHECK(std::string(e.what()).find("--token") != std::string::npos);
     }
     CHECK_NOTHROW(LiveApi({"0.0.0.0:0", "tok"}));
-    CHECK_THROWS_AS(parse_listen("7878"), InputError);
-    CHECK_THROWS_AS(parse_listen("example.com:7878"), InputError);
-    CHECK_THROWS_AS(parse_listen("127.0.0.1:70000"), InputError);
-    CHECK(parse_listen("localhost:7878").host == "127.0.0.1");
-    CHECK(parse_listen("[::1]:0").loopback);
-    CHECK_FALSE(parse_listen("10.1.2.3:80").loopback);
+    CHECK_THROWS_AS(parse_listen("7878", "--listen"), InputError);
+    CHECK_THROWS_AS(parse_listen("example.com:7878", "--listen"), InputError);
+    CHECK_THROWS_AS(parse_listen("127.0.0.1:70000", "--listen"), InputError);
+    CHECK(parse_listen("localhost:7878", "--listen").host == "127.0.0.1");
+    CHECK(parse_listen("[::1]:0", "--listen").loopback);
+    CHECK_FALSE(parse_listen("10.1.2.3:80", "--listen").loopback);
 
     LiveApi first({"127.0.0.1:0", ""});
     uint16_t taken = first.port();

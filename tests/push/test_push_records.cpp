@@ -148,3 +148,23 @@ TEST_CASE("push: URLs are checked before anything starts, naming the option") {
     CHECK(parse_header("Authorization:  Bearer X ", "--push-header") == Header{"Authorization", "Bearer X"});
     CHECK_THROWS_AS(parse_header("Bad Name: x", "--push-header"), InputError);
 }
+
+TEST_CASE("push: a header file is a regular file, read whole: a device or a folder is refused, naming it") {
+    // Issue 35 cause 6 (the same cause here): a header file that was /dev/zero was read without end.
+    test::TempDir dir;
+    for (const std::string& p : {std::string("/dev/zero"), dir.path}) {
+        CAPTURE(p);
+        try {
+            (void)read_header_file(p);
+            FAIL("read");
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()).find(p + ": cannot read the header file") != std::string::npos);
+        }
+    }
+    test::write_file(dir.file("h"), "# a comment\nAuthorization: Bearer abc\r\n\nX-Seat: 1\n");
+    const auto h = read_header_file(dir.file("h"));
+    REQUIRE(h.size() == 2);
+    CHECK(h[0].first == "Authorization");
+    CHECK(h[0].second == "Bearer abc");
+    CHECK(h[1].first == "X-Seat");
+}

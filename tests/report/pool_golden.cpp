@@ -45,10 +45,13 @@ std::string make_golden_pool(const TempDir& dir, bool lose_h1) {
     golden::Spec h1 = host("h1", 1, lose_h1 ? std::vector<double>{16, 20, 22} : std::vector<double>{16, 20, 35, 45});
     h1.host_cpu_per_session_pct = 20;  // so that a mix of the hosts' samples shows
     h1.finish = !lose_h1;  // a lost host's writer never finished
-    golden::write(dir.file("h0.db"), h0);
-    golden::write(dir.file("h1.db"), h1);
+    // Each pool its own host files: the merge notes them as this process's inputs, which no
+    // later write may replace (common/input_file.h).
+    const std::string prefix = lose_h1 ? "lost-" : "";
+    golden::write(dir.file(prefix + "h0.db"), h0);
+    golden::write(dir.file(prefix + "h1.db"), h1);
     const std::string out = dir.file(lose_h1 ? "lost.db" : "pool.db");
-    store::merge_databases(out, {dir.file("h0.db"), dir.file("h1.db")});
+    store::merge_databases(out, {dir.file(prefix + "h0.db"), dir.file(prefix + "h1.db")});
     return out;
 }
 

@@ -321,8 +321,12 @@ TEST_CASE("merge: refuses files of different runs, a host twice, and an existing
     CHECK(e.find("is also an input") != std::string::npos);
     e = merge_error(dir.file("o4.db"), {a, a});
     CHECK(e.find("given twice") != std::string::npos);
+    // An existing file that no merge here has read (b.db was an input above: refused as one).
+    test::write_file(dir.file("e.db"), "not to be replaced");
+    e = merge_error(dir.file("e.db"), {a});
+    CHECK(e.find("e.db exists; choose another output or pass --force") != std::string::npos);
     e = merge_error(b, {a});
-    CHECK(e.find("b.db exists; choose another output or pass --force") != std::string::npos);
+    CHECK(e.find("b.db: is one of this command's inputs") != std::string::npos);
     e = merge_error(dir.file("o5.db"), {dir.file("missing.db")});
     CHECK(e.find("missing.db") != std::string::npos);
     // Nothing was left behind by the refusals.

@@ -281,7 +281,12 @@ TEST_CASE("profile: bad profiles are InputErrors with file, line and expectation
         {"unknown key in [script]", "name = \"x\"\n[script]\nlop = false\n[[script.segment]]\nkind = \"orbit\"\n"
          "duration = 1\n", 3, "unknown key 'script.lop' (did you mean 'loop'?)"},
         {"input rate 0", "name = \"x\"\n[script]\ninput_rate_hz = 0\n[[script.segment]]\nkind = \"orbit\"\n"
-         "duration = 1\n", 3, "expected a number in (0, 1000], got 0"},
+         "duration = 1\n", 3, "expected a number in [1, 1000], got 0"},
+        // Issue 35: a cap or input rate below 1 Hz waited past the session's end (0.01 Hz: 100 s a frame).
+        {"frame cap below 1 Hz", "name = \"x\"\n[render]\nframe_cap_hz = 0.01\n" + valid_script, 3,
+         "key 'render.frame_cap_hz': expected 0 (uncapped) or a number from 1 to 1000, got 0.01"},
+        {"input rate below 1 Hz", "name = \"x\"\n[script]\ninput_rate_hz = 0.5\n[[script.segment]]\nkind = \"orbit\"\n"
+         "duration = 1\n", 3, "expected a number in [1, 1000], got 0.5"},
         {"no name", "description = \"x\"\n" + valid_script, 1, "missing key 'name' (expected a string)"},
         {"bad name", "name = \"my profile\"\n" + valid_script, 1,
          "expected a name of 1 to 64 letters, digits, '-', '_' or '.', got \"my profile\""},
@@ -304,9 +309,9 @@ TEST_CASE("profile: load_profile finds built-ins by name and files by path") {
     CHECK(contains(e, "ci-tiny, designer-medium, power-heavy, viewer-light"));
 
     e = error_of([] { load_profile("/nonexistent/dir/x.toml"); });
-    CHECK(contains(e, "/nonexistent/dir/x.toml: cannot read profile"));
+    CHECK(contains(e, "/nonexistent/dir/x.toml: cannot read the profile"));
     e = error_of([] { load_profile("missing-here.toml"); });  // ends in .toml: a file, not a name
-    CHECK(contains(e, "missing-here.toml: cannot read profile"));
+    CHECK(contains(e, "missing-here.toml: cannot read the profile"));
 
     // A user's copy: errors name the user's file.
     auto dir = std::filesystem::temp_directory_path() / ("seatmark-test-profile-" + std::to_string(getpid()));
