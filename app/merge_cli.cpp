@@ -7,6 +7,7 @@
 
 #include "common/exit_codes.h"
 #include "store/merge.h"
+#include "store/pool_table.h"
 #include "store/store_reader.h"
 
 namespace seatmark::app {
@@ -60,6 +61,7 @@ void add_merge_command(CLI::App& app, std::function<int()>& run) {
             }
             if (r.pool_verdicts_combined)
                 std::printf("pool verdicts combined from the hosts' own (medians and fairness: see seatmark report)\n");
+            std::printf("%s", store::pool_table(store::StoreReader(a->out)).c_str());
             return exit_code::ok;
         };
     });

@@ -262,8 +262,9 @@ SessionResult run_session(const SessionOptions& opts, std::function<void(const F
         if (!opts.allow_software)
             throw ExitError(exit_code::software_fallback,
                             "device " + info.name + " (" + info.driver_name +
-                                ") is a software renderer and --no-software was given; pick a GPU with --device "
-                                "or check that its Vulkan driver is installed");
+                                ") is a software renderer and this session may not use one (--no-software, or its run's "
+                                "plan without allow_software = true in [run]); pick a GPU with --device or check that "
+                                "its Vulkan driver is installed");
         warn_software(info);
     }
     std::vector<const char*> dev_ext;

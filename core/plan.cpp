@@ -199,7 +199,10 @@ Plan parse_plan(std::string_view text, const std::string& source, const std::str
                             : *db;
         }
         p.device = run->string("device").value_or("");
-        p.allow_software = run->boolean("allow_software").value_or(true);
+        if (auto sw = run->boolean("allow_software")) {
+            p.allow_software = *sw;
+            p.allow_software_given = true;
+        }
         // Sessions send a heartbeat every wire::heartbeat_interval_ms: a timeout of fewer than three
         // of them would declare a busy but healthy session hung.
         constexpr double min_timeout_s = 3 * wire::heartbeat_interval_ms / 1000.0;
@@ -375,6 +378,7 @@ name = "demo"
 [run]
 stop = "max"                # measure every step, even after one fails
 heartbeat_timeout = "10s"
+allow_software = true       # the demo measures whatever renders here, lavapipe included
 
 [steps]
 list = [1, 2, 4, 6, 8]
@@ -394,15 +398,17 @@ failures = 0
 }
 
 std::string demo_pool_plan_text(uint32_t hosts, bool quick) {
+    // per-host placement: each step's count is per host, so the pool's steps are H times the one
+    // host's and E(H) can reach 1 (one shared list of pool totals caps E(H) at max/(H x max)).
     const std::string h = std::to_string(hosts);
     return "# The plan `seatmark demo --hosts " + h + "` runs: ci-tiny sessions, the ramp on 1 host and then on " + h +
-           ",\n# so the report shows the scaling efficiency E(" + h + ").\n"
-           "name = \"demo-pool\"\n\n[run]\nstop = \"max\"\nheartbeat_timeout = \"10s\"\n\n[steps]\n" +
-           (quick ? "list = [" + h + "]\nsettle = \"1s\"\nwindow = \"2s\"\n"
-                  : std::string("list = [" + std::to_string(hosts) + ", " + std::to_string(2 * hosts) + ", " +
-                                std::to_string(3 * hosts) + "]\nsettle = \"4s\"\nwindow = \"10s\"\n")) +
+           ",\n# so the report shows the scaling efficiency E(" + h + "). The step counts are per host.\n"
+           "name = \"demo-pool\"\n\n[run]\nstop = \"max\"\nheartbeat_timeout = \"10s\"\n"
+           "allow_software = true  # the demo measures whatever renders here, lavapipe included\n\n[steps]\n" +
+           (quick ? std::string("list = [1, 2]\nsettle = \"1s\"\nwindow = \"2s\"\n")
+                  : std::string("list = [1, 2, 3]\nsettle = \"4s\"\nwindow = \"10s\"\n")) +
            "\n[[mix]]\nprofile = \"ci-tiny\"\n\n[sla]\np95_interval_ms = 33.3\nlow1_fps = 20\nlatency_p95_ms = 100\n"
-           "stutter_pct = 5\nfailures = 0\n\n[pool]\nplacement = \"breadth-first\"\nsync_timeout = \"10s\"\n\n"
+           "stutter_pct = 5\nfailures = 0\n\n[pool]\nplacement = \"per-host\"\nsync_timeout = \"10s\"\n\n"
            "[scaling]\nhosts = [1, " + h + "]\n";
 }
 

@@ -80,7 +80,10 @@ struct Plan {
     std::string text;             // the plan as written, stored in the database
     std::string db_path = "run.db";
     std::string device;           // passed to every session's --device
-    bool allow_software = true;   // false: a session on a CPU renderer fails with reason software-fallback
+    // false (the default): a session on a CPU renderer (lavapipe) fails with reason
+    // software-fallback, so a plan written for GPUs never measures the CPU by accident.
+    bool allow_software = false;
+    bool allow_software_given = false;  // [run] sets allow_software (the refusal says whether it is the default)
     double heartbeat_timeout_s = 10;
     SessionsMode sessions = SessionsMode::spawn;
     double join_timeout_s = 300;  // join mode: how long a step waits for enough sessions to join
@@ -119,8 +122,8 @@ Plan load_plan(const std::string& path);
 
 // The built-in plan `seatmark demo` runs: ci-tiny sessions, steps 1, 2, 4, 6, 8, short windows.
 std::string_view demo_plan_text();
-// The plan `seatmark demo --hosts H` runs: a scaling series on 1 and H hosts (steps 2, 4, 6 of
-// the pool, breadth-first). `quick`: one step of H sessions, 1 s settle, 2 s window (to see it work).
+// The plan `seatmark demo --hosts H` runs: a scaling series on 1 and H hosts, 1, 2, 3 sessions
+// per host (per-host placement). `quick`: 1 and 2 per host, 1 s settle, 2 s window (to see it work).
 std::string demo_pool_plan_text(uint32_t hosts, bool quick);
 
 }  // namespace seatmark::core

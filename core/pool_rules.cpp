@@ -97,6 +97,10 @@ StepVerdict pool_verdict(std::span<const HostVerdict> hosts) {
     return v;
 }
 
+bool sits_out(std::optional<int> rank, std::optional<int> pool_hosts) {
+    return rank && pool_hosts && *pool_hosts > 0 && *rank >= *pool_hosts;
+}
+
 double scaling_efficiency(uint32_t passing_on_h, uint32_t hosts, uint32_t passing_on_1) {
     if (hosts == 0 || passing_on_1 == 0) return NAN;
     return double(passing_on_h) / (double(hosts) * double(passing_on_1));

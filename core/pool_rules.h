@@ -30,6 +30,11 @@ std::vector<uint32_t> place_sessions(uint32_t target, uint32_t hosts, Placement 
 // The pool's total for a step's count: the count itself, or hosts x count with per_host.
 uint32_t pool_total(uint32_t step_count, uint32_t hosts, Placement p);
 
+// Whether a host sits a step out: a [scaling] series runs each step on the first `pool_hosts`
+// ranks (steps.pool_hosts), the others wait. A host without a rank (joined) or a step without a
+// pool size takes part.
+bool sits_out(std::optional<int> rank, std::optional<int> pool_hosts);
+
 // One host's own verdict of a span. `sessions_judged` is the number of sessions it judged;
 // `verdict.sessions` carries their figures when known (live), or is empty (from stored rows).
 struct HostVerdict {

@@ -45,7 +45,9 @@ PreflightResult preflight(const Plan& plan, const PreflightFacts& f) {
     const std::string named = "'" + d.name + "'" + (d.driver.empty() ? "" : " (" + d.driver + ")");
     if (d.software && !plan.allow_software)
         r.problems.push_back(
-            src + ": run.allow_software = false, and sessions would render on " + named + dev_key +
+            src + (plan.allow_software_given ? ": run.allow_software = false"
+                                             : ": [run] does not set allow_software (false unless set)") +
+            ", and sessions would render on " + named + dev_key +
             ", a software renderer (frames drawn by the CPU; " + device_hint(f) +
             "). Every session would fail as a software fallback. To measure this host's CPU, set "
             "allow_software = true in [run]; to measure a GPU, name it in [run] as device = \"INDEX or part of its name\"");

@@ -20,6 +20,7 @@
 #include "orchestrator/pool_startup.h"
 #include "orchestrator/pool_transfer.h"
 #include "store/merge.h"
+#include "store/pool_table.h"
 #include "store/store_reader.h"
 
 namespace seatmark::orchestrator {
@@ -197,11 +198,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
             std::printf("pool run %s on %zu host(s); max density %lld sessions; database %s\n",
                         std::string(store::to_string(m.status)).c_str(), m.hosts.size(),
                         static_cast<long long>(m.max_density.value_or(0)), merged.c_str());
-            if (scaling.size() > 1)
-                for (const auto& s : scaling)
-                    std::printf("  on %d host(s): max %lld sessions, E(%d) = %s%s\n", s.hosts,
-                                static_cast<long long>(s.max_sessions), s.hosts, efficiency(s).c_str(),
-                                s.complete ? "" : " (a host was lost)");
+            std::printf("%s", store::pool_table(store::StoreReader(merged)).c_str());
         }
         if (m.status != store::RunStatus::finished) rc = exit_code::failure;
     }

@@ -54,10 +54,18 @@ struct RunOptions {
     std::function<std::unique_ptr<SpanFrames>(const std::string& db_path)> span_frames;
 };
 
+// The devices a step's sessions rendered on, as they said in their HELLO: one entry per device.
+struct StepDevice {
+    std::string name;            // "" : the session never said (it failed before its HELLO)
+    bool software = false;       // a CPU renderer (lavapipe, SwiftShader, WARP)
+    uint32_t sessions = 0;
+};
+
 struct StepOutcome {
     uint32_t index = 0;
     core::StepVerdict verdict;
     bool judged = false;         // false when the run stopped before the step was measured
+    std::vector<StepDevice> devices;  // by first session; empty when no session was judged
 };
 
 struct RunOutcome {

@@ -61,12 +61,24 @@ void RunOutput::status(const StatusSnapshot& s) {
     std::fflush(stderr);
 }
 
+std::string describe_devices(const std::vector<StepDevice>& devices) {
+    if (devices.empty()) return "no session judged";
+    std::string out;
+    for (const StepDevice& d : devices) {
+        if (!out.empty()) out += ", ";
+        if (devices.size() > 1) out += std::to_string(d.sessions) + " on ";
+        out += d.name.empty() ? "a device it did not report" : "'" + d.name + "'";
+        if (d.software) out += " (software renderer)";
+    }
+    return out;
+}
+
 void RunOutput::step_done(const StepOutcome& o, size_t steps) {
     if (quiet_) return;
     clear_line();
     const auto& v = o.verdict;
-    std::fprintf(stderr, "step %u/%zu: %u sessions, FPS %s median [%s..%s], p95 %s ms worst, %s%s\n", o.index + 1,
-                 steps, v.target, num(v.fps_median).c_str(), num(v.fps_min).c_str(), num(v.fps_max).c_str(),
+    std::fprintf(stderr, "step %u/%zu: %u sessions on %s, FPS %s median [%s..%s], p95 %s ms worst, %s%s\n", o.index + 1,
+                 steps, v.target, describe_devices(o.devices).c_str(), num(v.fps_median).c_str(), num(v.fps_min).c_str(), num(v.fps_max).c_str(),
                  num(v.p95_worst_ms).c_str(), v.pass ? "PASS" : "FAIL: ",
                  v.pass ? "" : v.reasons.front().c_str());
 }
@@ -99,6 +111,8 @@ std::string format_run_table(const RunOutcome& r, const core::Plan& plan) {
                       num(v.fairness, 2).c_str(), v.failures, v.pass ? "pass" : ("FAIL: " + v.reasons.front()).c_str());
         s += buf;
     }
+    s += "\nrendered on (as the sessions said):\n";
+    for (const auto& o : r.steps) s += "step " + std::to_string(o.index + 1) + ": " + describe_devices(o.devices) + "\n";
     const auto& sla = plan.default_sla;
     std::snprintf(buf, sizeof buf,
                   "\nSLA per session: p95 interval <= %s ms, 1%% low >= %s FPS, latency p95 <= %s ms, stutter <= %s %%, "
@@ -136,8 +150,14 @@ nlohmann::json run_json(const RunOutcome& r, const core::Plan& plan) {
                                 {"stutter", n(f.summary.stutter)},
                                 {"failure", f.failure},
                                 {"violations", f.violations}});
+        json devices = json::array();
+        for (const auto& d : o.devices)
+            devices.push_back({{"device", d.name.empty() ? json(nullptr) : json(d.name)},
+                               {"software", d.software},
+                               {"sessions", d.sessions}});
         steps.push_back({{"step", o.index + 1},
                          {"sessions", v.target},
+                         {"devices", devices},
                          {"fps_median", n(v.fps_median)},
                          {"fps_min", n(v.fps_min)},
                          {"fps_max", n(v.fps_max)},

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -12,6 +13,7 @@
 namespace seatmark::orchestrator {
 
 struct StepOutcome;
+struct StepDevice;
 struct RunOutcome;
 
 struct StatusSnapshot {
@@ -41,6 +43,11 @@ private:
     bool line_open_ = false;
     int64_t last_plain_ns_ = 0;
 };
+
+// Where a step's sessions rendered: "'llvmpipe (LLVM 15.0.6, 256 bits)' (software renderer)", or
+// with several devices "1 on 'A', 2 on 'B' (software renderer)"; a session that never said is
+// "a device it did not report".
+std::string describe_devices(const std::vector<StepDevice>& devices);
 
 // The per-step table and the verdict, as printed at the end of `seatmark run`.
 std::string format_run_table(const RunOutcome& r, const core::Plan& plan);

@@ -66,7 +66,10 @@ void Controller::accept_hello(Session& s, const wire::Hello& h) {
         store_->add_host(host_);  // replaces the row
     }
     if (h.software && !plan_.allow_software)
-        fail_session(s, SessionEnd::software_fallback, "landed on software renderer " + h.device_name, SIGKILL);
+        fail_session(s, SessionEnd::software_fallback,
+                     "landed on software renderer " + h.device_name +
+                         " and the plan does not allow one (allow_software = true in [run] allows it)",
+                     SIGKILL);
 }
 
 void Controller::on_message(uint32_t id, wire::Message&& m) {

@@ -1,6 +1,8 @@
 // The step machine (ramp, settle, windows, repeats, stop rule) and judging with core/step_rules.h.
 #include "orchestrator/run_controller_impl.h"
 
+#include <algorithm>
+
 #include "store/verdict_row.h"
 
 namespace seatmark::orchestrator::run_detail {
@@ -215,6 +217,16 @@ void Controller::step_judged(const StepRecord& r, size_t planned_steps) {
     o.index = static_cast<uint32_t>(r.index);
     o.verdict = r.verdict;
     o.judged = true;
+    for (const auto& f : o.verdict.sessions) {
+        const Session* s = table_.find(f.id);
+        if (!s) continue;  // a pool's verdict may carry other hosts' sessions: this host names its own
+        const std::string& name = s->device;
+        const bool software = s->software;
+        auto it = std::find_if(o.devices.begin(), o.devices.end(),
+                               [&](const StepDevice& d) { return d.name == name && d.software == software; });
+        if (it == o.devices.end()) o.devices.push_back({name, software, 1});
+        else ++it->sessions;
+    }
     outcomes_.push_back(o);
     store_->add_event({pooled_judged_ns_, std::nullopt, "step-verdict",
                        "step " + std::to_string(r.index + 1) + " (" + std::to_string(r.target) + " sessions): " +

@@ -40,7 +40,7 @@ std::vector<StepAnalysis> host_skeleton(const RunAnalysis& a, const store::HostR
         x.started_ns = s.started_ns;
         x.ended_ns = s.ended_ns;
         // A scaling series runs a step on the first pool_hosts ranks: the others sit it out.
-        const bool idle = s.pool_hosts > 0 && h.rank && uint32_t(*h.rank) >= s.pool_hosts;
+        const bool idle = core::sits_out(h.rank, int(s.pool_hosts));
         x.measured = s.measured && !lost_by(h, s.idx) && !idle;
         if (x.measured)
             for (const WindowAnalysis& w : s.windows) {
@@ -113,7 +113,7 @@ void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInp
             hs.target = s.target;
             hs.judged = !s.windows.empty() && s.measured;
             hs.lost_here = h.lost && h.lost_step && *h.lost_step == s.idx;
-            hs.idle = a.steps[hs_index(a, s.idx)].pool_hosts > 0 && h.rank && uint32_t(*h.rank) >= a.steps[hs_index(a, s.idx)].pool_hosts;
+            hs.idle = core::sits_out(h.rank, int(a.steps[hs_index(a, s.idx)].pool_hosts));
             hs.verdict = s.verdict;
             for (const WindowAnalysis& w : s.windows) hs.windows.push_back(w.verdict);
             hs.stored = s.stored_verdict;

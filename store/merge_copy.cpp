@@ -271,7 +271,7 @@ bool MergeWriter::write_pool_verdicts(const std::vector<MergeSource>& src, const
         }
         auto takes_part = [&](const MergedHost& h, int step) {
             auto it = pool_hosts.find(step);
-            return it == pool_hosts.end() || !h.rank || *h.rank < it->second;
+            return !core::sits_out(h.rank, it == pool_hosts.end() ? std::nullopt : std::optional<int>(it->second));
         };
         std::map<std::pair<int, int>, std::vector<const VerdictRow*>> spans;
         for (const VerdictRow& v : host_rows_) spans[{v.step_idx, v.repeat}].push_back(&v);

@@ -64,6 +64,28 @@ TEST_CASE("the example plan and the demo plan parse") {
     CHECK(d.steps == std::vector<uint32_t>{1, 2, 4, 6, 8});
     CHECK(d.stop == StopRule::max);
     CHECK(d.mix.at(0).profile == "ci-tiny");
+    CHECK(d.allow_software);  // the demo measures whatever renders here: it says so
+
+    // The pool demo: per-host steps, so the 2-host ramp runs twice the 1-host one's sessions.
+    for (bool quick : {true, false}) {
+        CAPTURE(quick);
+        Plan pd = parse_plan(demo_pool_plan_text(2, quick), "pool demo");
+        CHECK(pd.allow_software);
+        CHECK(pd.pool.placement == Placement::per_host);
+        CHECK(pd.pool.scaling_hosts == std::vector<uint32_t>{1, 2});
+        CHECK(pd.steps == (quick ? std::vector<uint32_t>{1, 2} : std::vector<uint32_t>{1, 2, 3}));
+        CHECK(pool_total(pd.steps.back(), 2, pd.pool.placement) == 2 * pool_total(pd.steps.back(), 1, pd.pool.placement));
+    }
+}
+
+TEST_CASE("allow_software is false unless the plan sets it") {
+    Plan p = parse_plan("name = \"x\"\n[steps]\nlist = [1]\n[[mix]]\nprofile = \"ci-tiny\"\n", "x.toml");
+    CHECK_FALSE(p.allow_software);
+    CHECK_FALSE(p.allow_software_given);
+    p = parse_plan("name = \"x\"\n[run]\nallow_software = true\n[steps]\nlist = [1]\n[[mix]]\nprofile = \"ci-tiny\"\n", "x.toml");
+    CHECK(p.allow_software);
+    CHECK(p.allow_software_given);
+    CHECK_FALSE(Plan{}.allow_software);
 }
 
 TEST_CASE("the session mix follows its weights in every prefix") {

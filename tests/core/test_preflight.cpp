@@ -31,6 +31,18 @@ TEST_CASE("preflight: allow_software = false refuses a CPU renderer, and only th
           std::string::npos);
 }
 
+TEST_CASE("preflight: a plan that does not set allow_software refuses a CPU renderer and says how to allow it") {
+    const Plan unset = plan_of("");
+    CHECK_FALSE(unset.allow_software);
+    CHECK_FALSE(unset.allow_software_given);
+    auto r = preflight(unset, on(true));
+    REQUIRE(r.problems.size() == 1);
+    CHECK(r.problems[0].find("p.toml: [run] does not set allow_software (false unless set)") == 0);
+    CHECK(r.problems[0].find("'llvmpipe' (llvmpipe), a software renderer") != std::string::npos);
+    CHECK(r.problems[0].find("set allow_software = true in [run]") != std::string::npos);
+    CHECK(preflight(unset, on(false)).ok());  // a GPU: nothing to refuse
+}
+
 TEST_CASE("preflight: profiles against the device's limits, the open-file limit, and facts it could not get") {
     auto f = on(false, 4096, 4);
     f.profiles.push_back({"huge", 8192, 64, 8});

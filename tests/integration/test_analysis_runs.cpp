@@ -36,7 +36,7 @@ std::string binding(const core::Attribution& t) {
 
 TEST_CASE("attribution on a real lavapipe run: the CPU binds, the GPU is not judged") {
     TempDir dir;
-    write_file(dir.file("plan.toml"), "name = \"cpu\"\n[run]\nstop = \"max\"\n[steps]\nlist = [1, 2]\nsettle = \"1s\"\n"
+    write_file(dir.file("plan.toml"), "name = \"cpu\"\n[run]\nallow_software = true\nstop = \"max\"\n[steps]\nlist = [1, 2]\nsettle = \"1s\"\n"
                                       "window = \"1500ms\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
     auto r = run_process(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--quiet"}), 120);
     INFO(r.out << r.err);

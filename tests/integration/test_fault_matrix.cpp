@@ -41,7 +41,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string plan_text(const std::string& steps, const std::string& window, const std::string& settle = "1s") {
-    return "name = \"faults\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n[steps]\nlist = [" + steps +
+    return "name = \"faults\"\n[run]\nallow_software = true\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n[steps]\nlist = [" + steps +
            "]\nsettle = \"" + settle + "\"\nwindow = \"" + window + "\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
 }
 

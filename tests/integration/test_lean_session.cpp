@@ -62,7 +62,7 @@ int session_pid(const std::string& db) {
 TEST_CASE("an orchestrated session maps no MPI, GL, GLFW or SQLite library and inherits no descriptor") {
     TempDir dir;
     write_file(dir.file("plan.toml"),
-               "name = \"lean\"\n[run]\nheartbeat_timeout = \"10s\"\nstop = \"max\"\n[steps]\nlist = [1]\n"
+               "name = \"lean\"\n[run]\nallow_software = true\nheartbeat_timeout = \"10s\"\nstop = \"max\"\n[steps]\nlist = [1]\n"
                "settle = \"1s\"\nwindow = \"6s\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
     BackgroundProcess run(seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--listen",
                                          "127.0.0.1:0", "--quiet"}));

@@ -24,9 +24,10 @@ namespace {
 
 std::string session_exe() { return (fs::path(SEATMARK_BIN).parent_path() / "seatmark-session").string(); }
 
-// A plan of one step of one session of `profile`, run.db in `dir`.
+// A plan of one step of one session of `profile`, run.db in `dir` (lavapipe allowed: the
+// profile's limits are the question).
 std::string one_step(const std::string& profile) {
-    return "name = \"pre\"\n[steps]\nlist = [1]\nsettle = \"0s\"\nwindow = \"1s\"\n[[mix]]\nprofile = \"" + profile + "\"\n";
+    return "name = \"pre\"\n[run]\nallow_software = true\n[steps]\nlist = [1]\nsettle = \"0s\"\nwindow = \"1s\"\n[[mix]]\nprofile = \"" + profile + "\"\n";
 }
 
 std::string profile(const std::string& render) {
@@ -75,6 +76,45 @@ TEST_CASE("README's example plan on a host with only a CPU renderer is refused a
     MESSAGE("refused in " << s << " s");
 }
 
+TEST_CASE("a plan that does not set allow_software is refused on a CPU renderer, saying it is the default and how to allow it") {
+    auto probe = nlohmann::json::parse(run_process({session_exe(), "--preflight"}, 60).out);
+    REQUIRE(probe.contains("device"));
+    if (!probe["device"]["software"].get<bool>()) {
+        MESSAGE("SEATMARK-SKIPPED: this host renders on a GPU; the refusal needs a CPU renderer");
+        return;
+    }
+    const std::string device = probe["device"]["name"];
+    TempDir dir;
+    write_file(dir.file("plain.toml"), "name = \"plain\"\n[steps]\nlist = [1]\nsettle = \"0s\"\nwindow = \"1s\"\n"
+                                       "[[mix]]\nprofile = \"ci-tiny\"\n");
+    auto r = run_process(seatmark_argv({"run", dir.file("plain.toml"), "--db", dir.file("x.db"), "--listen", "off"}), 60);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("plain.toml: [run] does not set allow_software (false unless set), and sessions would render on '" +
+                     device) != std::string::npos);
+    CHECK(r.err.find("set allow_software = true in [run]") != std::string::npos);
+    CHECK(r.err.find("Nothing was started") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.file("x.db")));
+    // The same plan saying it means the CPU renderer runs, and names the device of each step's
+    // sessions: the one the preflight probe named, as the sessions said (the database's).
+    write_file(dir.file("cpu.toml"), "name = \"cpu\"\n[run]\nallow_software = true\nstop = \"max\"\n[steps]\nlist = [1, 2]\nsettle = \"0s\"\n"
+                                     "window = \"1s\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
+    auto ok = run_process(seatmark_argv({"run", dir.file("cpu.toml"), "--db", dir.file("y.db"), "--listen", "off"}), 120);
+    INFO(ok.out);
+    INFO(ok.err);
+    REQUIRE(ok.exit_code == 0);
+    store::StoreReader db(dir.file("y.db"));
+    REQUIRE(db.sessions().size() == 2);
+    for (const auto& x : db.sessions()) {
+        CHECK(x.device.device_name == device);
+        CHECK(x.device.software);
+    }
+    const std::string on = "'" + device + "' (software renderer)";
+    CHECK(ok.out.find("rendered on (as the sessions said):\nstep 1: " + on + "\nstep 2: " + on + "\n") != std::string::npos);
+    CHECK(ok.err.find("step 1/2: 1 sessions on " + on + ", FPS") != std::string::npos);
+    CHECK(ok.err.find("step 2/2: 2 sessions on " + on + ", FPS") != std::string::npos);
+}
+
 TEST_CASE("profiles beyond the device's image size or sample counts are refused before any session starts") {
     auto dev = nlohmann::json::parse(run_process({session_exe(), "--preflight"}, 60).out)["device"];
     const uint32_t side = dev["max_image_dimension_2d"], msaa = dev["max_msaa"];
@@ -109,7 +149,8 @@ TEST_CASE("a step already decided ends at once: a software renderer the prefligh
     write_file(dir.file("session.sh"), "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --preflight ] && exit 1; done\nexec '" +
                                            session_exe() + "' \"$@\"\n");
     fs::permissions(dir.file("session.sh"), fs::perms::owner_all);
-    auto plan = core::parse_plan("name = \"decided\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\nallow_software = false\n"
+    // The plan does not set allow_software: the default refuses a CPU renderer at the session too.
+    auto plan = core::parse_plan("name = \"decided\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n"
                                  "[steps]\nlist = [1, 2]\nsettle = \"15s\"\nwindow = \"20s\"\n[[mix]]\nprofile = \"ci-tiny\"\n",
                                  "decided.toml");
     orchestrator::RunOptions o;
@@ -129,6 +170,7 @@ TEST_CASE("a step already decided ends at once: a software renderer the prefligh
         REQUIRE(s.window_start_ns.has_value());
         CHECK(*s.window_start_ns == s.started_ns);  // judged from the step's start
     }
+    for (const auto& x : db.sessions()) CHECK(x.end_reason == store::SessionEnd::software_fallback);
     int decided = 0;
     for (const auto& e : db.events()) decided += e.kind == "step-decided";
     CHECK(decided == 2);

@@ -2,6 +2,8 @@
 // or in synthetic mode, real sockets and a real SQLite file.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <signal.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -31,7 +33,7 @@ namespace {
 
 std::string plan(const std::string& steps, const std::string& extra_run = "", const std::string& settle = "1s",
                  const std::string& window = "2s") {
-    return "name = \"test\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n" + extra_run +
+    return "name = \"test\"\n[run]\nallow_software = true\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n" + extra_run +
            "\n[steps]\nlist = [" + steps + "]\nsettle = \"" + settle + "\"\nwindow = \"" + window +
            "\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
 }
@@ -97,6 +99,7 @@ TEST_CASE("a two-step run records every frame each session sent") {
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find("\"max_density\"") != std::string::npos);
+    const auto summary = nlohmann::json::parse(r.out);
 
     store::StoreReader db(dir.file("run.db"));
     CHECK(db.integrity_ok());
@@ -135,6 +138,15 @@ TEST_CASE("a two-step run records every frame each session sent") {
         REQUIRE(by_metric.count("low1_min_fps"));
         CHECK(by_metric["low1_min_fps"] > 0);
         CHECK(by_metric["low1_min_fps"] <= by_metric["low1_fps"] * 1.000001);
+    }
+    // --json names each step's device as its sessions said (one device here: every session's).
+    REQUIRE(summary["steps"].size() == 2);
+    for (size_t i = 0; i < 2; ++i) {
+        const auto& d = summary["steps"][i]["devices"];
+        REQUIRE(d.size() == 1);
+        CHECK(d[0]["device"] == sessions[0].device.device_name);
+        CHECK(d[0]["software"] == sessions[0].device.software);
+        CHECK(d[0]["sessions"] == i + 1);
     }
     CHECK(!db.samples({}).empty());
     CHECK(db.hosts().size() == 1);

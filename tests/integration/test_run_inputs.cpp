@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 std::string plan(const std::string& extra_run = "") {
-    return "name = \"inputs\"\n[run]\nheartbeat_timeout = \"5s\"\n" + extra_run +
+    return "name = \"inputs\"\n[run]\nallow_software = true\nheartbeat_timeout = \"5s\"\n" + extra_run +
            "\n[steps]\nlist = [1]\nsettle = \"0s\"\nwindow = \"1s\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
 }
 }  // namespace

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 std::string plan(const std::string& steps, const std::string& window) {
-    return "name = \"disk\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n[steps]\nlist = [" + steps +
+    return "name = \"disk\"\n[run]\nallow_software = true\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n[steps]\nlist = [" + steps +
            "]\nsettle = \"1s\"\nwindow = \"" + window + "\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
 }
 

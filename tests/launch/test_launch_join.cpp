@@ -98,7 +98,7 @@ TEST_CASE("launch: a join-mode run with three launchers on xrdp, endpoint figure
         users = host.users();
         const auto &u1 = users[0], &u2 = users[1], &u3 = users[2];
         write_file(dir.file("plan.toml"),
-                   "name = \"rdp\"\n[run]\nsessions = \"join\"\njoin_timeout = \"60s\"\nstop = \"max\"\n"
+                   "name = \"rdp\"\n[run]\nallow_software = true\nsessions = \"join\"\njoin_timeout = \"60s\"\nstop = \"max\"\n"
                    "[steps]\nlist = [2]\nsettle = \"2s\"\nwindow = \"20s\"\n[[mix]]\nprofile = \"ci-tiny\"\n"
                    // Host-side bounds loose enough to pass here; one endpoint bound no RDP link meets
                    // (a 0.01 ms render-to-arrival p95), so the verdict shows the endpoint figures judged.

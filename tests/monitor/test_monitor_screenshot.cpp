@@ -116,7 +116,7 @@ TEST_CASE("a live run: the monitor shows its sessions as they run") {
     TempDir dir;
     write_file(dir.file("plan.toml"),
                // Long enough that the run is still going when the test stops it, however slow the machine.
-               "name = \"live-monitor\"\n[run]\nstop = \"max\"\n[steps]\nlist = [2, 3]\nsettle = \"1s\"\n"
+               "name = \"live-monitor\"\n[run]\nallow_software = true\nstop = \"max\"\n[steps]\nlist = [2, 3]\nsettle = \"1s\"\n"
                "window = \"60s\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
     BackgroundProcess run(
         seatmark_argv({"run", dir.file("plan.toml"), "--db", dir.file("run.db"), "--listen", "127.0.0.1:0", "-q"}));

@@ -21,7 +21,7 @@ std::string fake_script(const TempDir& dir, const std::string& device) {
 }
 
 std::string plan() {
-    return "name = \"gpu\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n"
+    return "name = \"gpu\"\n[run]\nallow_software = true\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n"
            "[steps]\nlist = [1]\nsettle = \"1s\"\nwindow = \"2s\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
 }
 }  // namespace

@@ -20,7 +20,7 @@ using namespace seatmark::test;
 namespace {
 
 const char* tiny_plan =
-    "name = \"live-api\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n"
+    "name = \"live-api\"\n[run]\nallow_software = true\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n"
     "[steps]\nlist = [1, 2]\nsettle = \"1s\"\nwindow = \"3s\"\n[[mix]]\nprofile = \"ci-tiny\"\n";
 
 // What a running child has written to its stderr so far (BackgroundProcess sends it to a file).

@@ -20,7 +20,7 @@ void write_run(const TempDir& dir, const std::string& sla, const std::string& ru
                                      "[[script.segment]]\nkind = \"mode\"\nto = \"hidden-line\"\n"
                                      "[[script.segment]]\nkind = \"section-sweep\"\nduration = \"1s\"\n"
                                      "[[script.segment]]\nkind = \"select\"\n");
-    write_file(dir.file("plan.toml"), "name = \"own\"\n[run]\nstop = \"max\"\n" + run_extra +
+    write_file(dir.file("plan.toml"), "name = \"own\"\n[run]\nallow_software = true\nstop = \"max\"\n" + run_extra +
                                           "\n[steps]\nlist = [1, 2]\nsettle = \"1s\"\nwindow = \"2s\"\n"
                                           "[[mix]]\nprofile = \"own.toml\"\n[sla]\np95_interval_ms = 100000\nlow1_fps = 0\n"
                                           "latency_p95_ms = 100000\nstutter_pct = 100\n" + sla);

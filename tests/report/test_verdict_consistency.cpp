@@ -25,7 +25,7 @@ namespace {
 
 std::string plan(const std::string& steps, const std::string& profile, int repeats, const std::string& window,
                  const std::string& sla = "") {
-    return "name = \"consistency\"\n[run]\nheartbeat_timeout = \"8s\"\nstop = \"max\"\n[steps]\nlist = [" + steps +
+    return "name = \"consistency\"\n[run]\nallow_software = true\nheartbeat_timeout = \"8s\"\nstop = \"max\"\n[steps]\nlist = [" + steps +
            "]\nsettle = \"1s\"\nwindow = \"" + window + "\"\nrepeats = " + std::to_string(repeats) +
            "\n[[mix]]\nprofile = \"" + profile + "\"\n" + sla;
 }

@@ -40,7 +40,7 @@ inline std::vector<std::string> pool_argv(int ranks, const std::string& plan, co
 
 inline std::string pool_plan(const std::string& steps, const std::string& pool, const std::string& window = "2s",
                              const std::string& extra = "") {
-    return "name = \"pool-test\"\n[run]\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n" + extra + "[steps]\nlist = [" +
+    return "name = \"pool-test\"\n[run]\nallow_software = true\nheartbeat_timeout = \"5s\"\nstop = \"max\"\n" + extra + "[steps]\nlist = [" +
            steps + "]\nsettle = \"1s\"\nwindow = \"" + window +
            "\"\n[[mix]]\nprofile = \"ci-tiny\"\n[pool]\nsync_timeout = \"3s\"\n" + pool;
 }

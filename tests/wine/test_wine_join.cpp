@@ -37,7 +37,7 @@ TEST_CASE("a Windows session and agent under Wine join a Linux run: frames and h
     REQUIRE(::chmod(open_token.c_str(), 0644) == 0);
     const std::string addr = "127.0.0.1:" + std::to_string(free_port());
     test::write_file(dir.file("plan.toml"),
-                     "name = \"wine-join\"\n[run]\nsessions = \"join\"\njoin_timeout = \"90s\"\nstop = \"max\"\n"
+                     "name = \"wine-join\"\n[run]\nallow_software = true\nsessions = \"join\"\njoin_timeout = \"90s\"\nstop = \"max\"\n"
                      "[steps]\nlist = [1]\nsettle = \"1s\"\nwindow = \"2s\"\n[[mix]]\nprofile = \"ci-tiny\"\n");
     test::BackgroundProcess run(test::seatmark_argv(
         {"run", dir.file("plan.toml"), "--db", db, "--accept", addr, "--token-file", token, "--listen", "off", "-q"}));
