@@ -123,7 +123,7 @@ void add_agent_command(CLI::App& app, std::function<int()>& run, const std::stri
     cmd->footer(
         "Example (one per host, e.g. a systemd unit or a scheduled task at boot):\n  " + example + "\n"
         "Sessions on this host (`seatmark session --join`) are matched by pid; a host without an agent has its\n"
-        "host figures recorded as unavailable. The agent exits when the run ends.");
+        "host figures recorded as unavailable. The agent exits when the run ends.\n" + exit_code::help_text());
     cmd->callback([&run, o, retry, interval] {
         run = [o, retry, interval]() -> int {
             auto r = parse_duration(*retry);

@@ -62,7 +62,8 @@ void add_export_command(CLI::App& app, std::function<int()>& run) {
         "Plain SQL reads them too with the extension: sqlite3 run.db -cmd '.load libseatmark_sqlite' (docs/store.md).\n"
         "Example:\n"
         "  seatmark export frames run.db --session 3 --csv > s3.csv\n"
-        "  seatmark export frames run.db | sqlite3 -cmd '.mode tabs' -cmd '.import /dev/stdin frames' x.db");
+        "  seatmark export frames run.db | sqlite3 -cmd '.mode tabs' -cmd '.import /dev/stdin frames' x.db\n" +
+        exit_code::help_text());
     frames->callback([&run, a] { run = [a] { return export_frames(*a); }; });
 }
 

@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     CLI::App app{"seatmark: how many CAD users can this GPU host serve, at what experience"};
     app.set_version_flag("--version", seatmark::version_string);
     app.require_subcommand(1);
-    app.footer("Run 'seatmark SUBCOMMAND --help' for its options and an example.");
+    app.footer("Run 'seatmark SUBCOMMAND --help' for its options and an example.\n" + seatmark::exit_code::help_text());
     std::function<int()> run;
     // Listed for --help; `seatmark session ...` never reaches the parser (exec_sibling above).
     app.add_subcommand("session", "Run one synthetic CAD user rendering with Vulkan, timing every frame")

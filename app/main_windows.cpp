@@ -7,6 +7,7 @@
 #include <string>
 
 #include "agent/agent.h"
+#include "common/exit_codes.h"
 #include "app/exit_mapping.h"
 #include "client/session_cli.h"
 #include "client/stop_signal.h"
@@ -18,7 +19,7 @@ int main(int argc, char** argv) {
     CLI::App app{"seatmark (Windows host build): synthetic CAD users and the host agent; the controller runs on Linux"};
     app.set_version_flag("--version", seatmark::version_string);
     app.require_subcommand(1);
-    app.footer("Run 'seatmark.exe SUBCOMMAND --help' for its options and an example.");
+    app.footer("Run 'seatmark.exe SUBCOMMAND --help' for its options and an example.\n" + seatmark::exit_code::help_text());
     std::function<int()> run;
     CLI::App* session = app.add_subcommand("session", "Run one synthetic CAD user rendering with Vulkan, timing every frame");
     seatmark::client::configure_session_command(*session, run, "seatmark.exe session");

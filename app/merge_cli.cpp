@@ -34,8 +34,7 @@ void add_merge_command(CLI::App& app, std::function<int()>& run) {
         "  seatmark merge pool.db node1.db node2.db node3.db && seatmark report pool.db\n"
         "`seatmark run` under mpirun merges at its end by itself; merge afterwards for a run that died\n"
         "(give the survivors' files) or files copied by hand. Time stamps are moved into rank 0's time\n"
-        "base with the clock offsets the run measured; every row keeps its host.\n"
-        "Exit codes: 0 merged, 2 bad input (files of different runs, a host twice, OUT exists).");
+        "base with the clock offsets the run measured; every row keeps its host.\n" + exit_code::help_text());
     cmd->callback([&run, a] {
         run = [a]() -> int {
             store::MergeOptions o;

@@ -96,7 +96,7 @@ void add_probe_command(CLI::App& app, std::function<int()>& run) {
         "Backends: nvml (libnvidia-ml.so.1 via dlopen; SEATMARK_NVML_LIBRARY loads another file instead),\n"
         "  drm (/proc/PID/fdinfo usage stats of amdgpu, i915, xe), software (process CPU time, for sessions on\n"
         "  lavapipe). A run samples with the first that works. Nothing on the GPU is changed.\n"
-        "Exit code: 0 (what does not work is reported, not an error).");
+        "What does not work is reported, not an error (exit 0).\n" + exit_code::help_text());
     cmd->callback([&run, json] {
         run = [json]() -> int {
             ProbeResult r = run_probe();

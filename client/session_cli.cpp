@@ -138,9 +138,8 @@ void configure_session_command(CLI::App& command, std::function<int()>& run, con
         "  " + me + " --synthetic-cpu-ms 20 --synthetic-fps 30 --duration 1m   (a CPU-bound synthetic user)\n"
         "  " + me + " --join controller.example.com:7879 --token-file ~/.seatmark/token   (in a user's logon)\n"
         "Frame interval = present to present (vkQueuePresentKHR returned with --window, the frame's fence\n"
-        "  headless), within an active stretch; --out also writes the begin-to-begin interval.\n"
-        "Exit codes: 0 ok, 1 validation messages or I/O error, 2 bad input or no Vulkan device,\n"
-        "  3 Vulkan error, 4 device lost, 5 out of memory, 6 software renderer refused.");
+        "  headless), within an active stretch; --out also writes the begin-to-begin interval.\n" +
+        exit_code::help_text());
 
     cmd->callback([&run, opts, duration, seed, no_software, list, preflight, join_args, retry] {
         run = [opts, duration, seed, no_software, list, preflight, join_args, retry]() -> int {

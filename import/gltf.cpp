@@ -8,6 +8,7 @@
 #define TINYGLTF_NO_EXTERNAL_IMAGE
 #include <tiny_gltf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -151,14 +152,10 @@ public:
         const auto& m = m_.materials[size_t(material)];
         const auto& f = m.pbrMetallicRoughness.baseColorFactor;
         // A pack carries one colour per part (what CAD viewers shade with); an image is not drawn.
-        if (m.pbrMetallicRoughness.baseColorTexture.index >= 0) {
-            char rgba[96];
-            std::snprintf(rgba, sizeof rgba, "(%.2f, %.2f, %.2f, %.2f)", f.size() == 4 ? f[0] : 1.0, f.size() == 4 ? f[1] : 1.0,
-                          f.size() == 4 ? f[2] : 1.0, f.size() == 4 ? f[3] : 1.0);
-            notes_.insert("WARNING: material '" + (m.name.empty() ? std::to_string(material) : m.name) +
-                          "' has a base-colour texture, which is not drawn: textures are reduced to baseColorFactor " +
-                          rgba + ", one colour per part");
-        }
+        if (m.pbrMetallicRoughness.baseColorTexture.index >= 0)
+            notes_.insert(texture_note(m.name.empty() ? std::to_string(material) : m.name, "base-colour texture", "baseColorFactor",
+                                       f.size() == 4 ? f[0] : 1.0, f.size() == 4 ? f[1] : 1.0, f.size() == 4 ? f[2] : 1.0,
+                                       f.size() == 4 ? f[3] : 1.0));
         return f.size() == 4 ? rgba_from_float(f[0], f[1], f[2], f[3]) : 0xffffffff;
     }
 
@@ -216,14 +213,26 @@ private:
     std::map<std::pair<int, size_t>, int> made_;
 };
 
-// Extensions are checked on the JSON before tinygltf reads the rest: a Draco file, say, has accessors
-// without buffer views, which tinygltf refuses with a message that does not name the cause.
-void check_extensions(const std::string& path, bool binary) {
+// glTF 1.0 is a different format (techniques and shaders, objects keyed by name), which tinygltf
+// does not read: its binary fails as "Invalid glTF binary" and its JSON reads as an empty scene.
+// Said by name, with what converts it.
+[[noreturn]] void refuse_gltf1(const std::string& path, const std::string& what) {
+    throw InputError(path + ": is glTF 1.0 (" + what + "), which is not supported: seatmark reads glTF 2.0. Convert it to 2.0, "
+                     "e.g. with Cesium's gltf-pipeline (gltf-pipeline -i " + path + " -o model2.glb) or, for a .gltf, assimp "
+                     "(assimp export " + path + " model2.glb -fglb2, Debian's assimp-utils), then pack model2.glb");
+}
+
+// The version and extensions are checked on the JSON before tinygltf reads the rest: a Draco
+// file, say, has accessors without buffer views, which tinygltf refuses with a message that does
+// not name the cause.
+void check_header(const std::string& path, bool binary) {
     std::ifstream f(path, std::ios::binary);
     std::string text;
     if (binary) {
         uint32_t head[5] = {};
-        if (!f.read(reinterpret_cast<char*>(head), sizeof head) || head[0] != 0x46546C67u || head[4] != 0x4E4F534Au) return;
+        if (!f.read(reinterpret_cast<char*>(head), sizeof head) || head[0] != 0x46546C67u) return;
+        if (head[1] == 1) refuse_gltf1(path, "a version 1 binary container");
+        if (head[4] != 0x4E4F534Au) return;
         if (head[3] > (64u << 20)) return;  // tinygltf reports what is wrong with it
         text.resize(head[3]);
         if (!f.read(text.data(), std::streamsize(text.size()))) return;
@@ -234,23 +243,43 @@ void check_extensions(const std::string& path, bool binary) {
     }
     const auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) return;
+    if (auto a = j.find("asset"); a != j.end() && a->is_object()) {
+        if (auto v = a->find("version"); v != a->end()) {
+            if (v->is_string() && v->get<std::string>().rfind("1", 0) == 0) refuse_gltf1(path, "asset.version \"" + v->get<std::string>() + "\"");
+            if (v->is_number() && v->get<double>() < 2) refuse_gltf1(path, "asset.version " + v->dump());
+        }
+    }
+    for (const char* key : {"meshes", "accessors", "nodes"})  // 1.0 keys them by name; 2.0 lists them
+        if (auto it = j.find(key); it != j.end() && it->is_object()) refuse_gltf1(path, std::string(key) + " keyed by name");
     auto list = [&](const char* key) {
         std::vector<std::string> out;
         if (auto it = j.find(key); it != j.end() && it->is_array())
             for (const auto& e : *it)
-                if (e.is_string()) out.push_back(e.get<std::string>());
+                if (e.is_string() && std::find(out.begin(), out.end(), e.get<std::string>()) == out.end()) out.push_back(e.get<std::string>());
         return out;
     };
+    // Every extension that stops the file is named at once: fixing one to be told of the next wastes
+    // an export.
+    auto names = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+        return s;
+    };
+    std::vector<std::string> geometry, unknown;
     for (const auto& e : list("extensionsRequired")) {
-        if (geometry_extensions.count(e))
-            throw InputError(path + ": requires " + e + ", which is not supported (the geometry would be wrong); "
-                             "export the model without mesh compression or quantization");
-        if (!ignorable_required(e)) throw InputError(path + ": requires the unknown glTF extension " + e);
+        if (geometry_extensions.count(e)) geometry.push_back(e);
+        else if (!ignorable_required(e)) unknown.push_back(e);
     }
     for (const auto& e : list("extensionsUsed"))
-        if (geometry_extensions.count(e))
-            throw InputError(path + ": uses " + e + ", which is not supported (the geometry would be wrong); "
-                             "export the model without mesh compression or quantization");
+        if (geometry_extensions.count(e) && std::find(geometry.begin(), geometry.end(), e) == geometry.end()) geometry.push_back(e);
+    std::string why;
+    if (!geometry.empty())
+        why = "uses " + names(geometry) + (geometry.size() > 1 ? ", which are" : ", which is") +
+              " not supported (the geometry would be wrong); export the model without mesh compression or quantization";
+    if (!unknown.empty())
+        why += (why.empty() ? "" : "; it also ") + std::string("requires the unknown glTF extension") + (unknown.size() > 1 ? "s " : " ") +
+               names(unknown);
+    if (!why.empty()) throw InputError(path + ": " + why);
 }
 
 // tinygltf reads the file and the buffers it names through this: the one rule for inputs
@@ -277,7 +306,7 @@ ImportedModel import_gltf(const std::string& path) {
     tinygltf::Model model;
     std::string err, warn;
     const bool binary = path.size() >= 4 && (path.compare(path.size() - 4, 4, ".glb") == 0 || path.compare(path.size() - 4, 4, ".GLB") == 0);
-    check_extensions(path, binary);
+    check_header(path, binary);
     const bool ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, path) : loader.LoadASCIIFromFile(&model, &err, &warn, path);
     if (!ok) {
         while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();

@@ -157,6 +157,26 @@ ImportedModel import_cad(const std::string& path, const CadOptions& o, const std
     return from_pack(p);
 }
 
+// OBJ, .gltf and ASCII STL are read as ASCII/UTF-8: a UTF-16 file reads as no faces at all (its
+// every other byte is 0), so "zero triangles" would hide the cause. A byte-order mark says it;
+// for OBJ and .gltf, which never hold a 0 byte, so does one in the first 4 KiB (UTF-16 without a
+// mark). A binary STL's 80-byte header is often all zeros, so only its mark counts.
+void check_text_encoding(const std::string& path, bool zeros_mean_utf16) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return;  // the reader says why
+    unsigned char head[4096];
+    const size_t n = std::fread(head, 1, sizeof head, f);
+    std::fclose(f);
+    std::string what;
+    if (n >= 2 && head[0] == 0xFE && head[1] == 0xFF) what = "UTF-16 big-endian text (byte-order mark FE FF)";
+    else if (n >= 2 && head[0] == 0xFF && head[1] == 0xFE) what = "UTF-16 little-endian text (byte-order mark FF FE)";
+    else if (zeros_mean_utf16 && std::memchr(head, 0, n)) what = "not ASCII or UTF-8 text (it holds 0 bytes: UTF-16 without a byte-order mark?)";
+    if (what.empty()) return;
+    const std::string ext = lower_ext(path);
+    throw InputError(path + ": is " + what + ", an encoding that is not supported: ." + ext + " files are read as ASCII or UTF-8. " +
+                     "Convert it first: iconv -f UTF-16 -t UTF-8 " + path + " > model-utf8." + ext);
+}
+
 }  // namespace
 
 bool is_cad(const std::string& path) {
@@ -174,6 +194,8 @@ ImportedModel import_file(const std::string& path, const CadOptions& cad, const 
     // checked here first (the OBJ and glTF readers apply it again to the files a model names).
     check_input_file(path, "model", max_model_bytes);
     const auto e = lower_ext(path);
+    if (e == "gltf" || e == "obj") check_text_encoding(path, true);
+    if (e == "stl") check_text_encoding(path, false);
     if (e == "gltf" || e == "glb") return import_gltf(path);
     if (e == "obj") return import_obj(path);
     if (e == "stl") return import_stl(path);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "workloads/mesh.h"
@@ -34,6 +35,16 @@ struct ImportedModel {
     std::vector<std::string> notes;       // what was skipped and why (points, lines, textures)
     bool y_up = true;                     // glTF and OBJ are Y-up; STL, STEP and IGES Z-up by CAD habit
 };
+
+// Adds what an importer wants said, one note per line of `text` (a reader's warnings come as
+// one string of lines), each once: tinyobjloader repeats "material not found" for every usemtl.
+void add_note(std::vector<std::string>& notes, std::string_view text);
+
+// The note for a material whose texture is not drawn (a pack holds one colour per part), the
+// same words for every format: `texture` names it as the format does ("base-colour texture",
+// "diffuse texture map_Kd wood.png"), `factor` the colour drawn instead ("baseColorFactor", "Kd").
+std::string texture_note(std::string_view material, std::string_view texture, std::string_view factor, double r, double g,
+                         double b, double a);
 
 inline uint32_t rgba_from_float(double r, double g, double b, double a = 1) {
     auto c = [](double v) { return uint32_t(v <= 0 ? 0 : v >= 1 ? 255 : v * 255 + 0.5); };

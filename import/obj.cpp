@@ -1,5 +1,6 @@
 // Wavefront OBJ through tinyobjloader (Debian's libtinyobjloader-dev): it triangulates polygons
 // and reads the MTL next to the file; we only turn its shapes into meshes and parts.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -55,11 +56,26 @@ ImportedModel import_obj(const std::string& path) {
         throw InputError(path + ": not a readable OBJ file: " + (e.empty() ? "unknown reason" : e));
     }
     ImportedModel m;
-    if (!warning.empty()) {
-        std::string w = warning;
-        while (!w.empty() && w.back() == '\n') w.pop_back();
-        m.notes.push_back("OBJ reader: " + w);
+    // tinyobjloader's warnings are one string of lines, repeated per usemtl: one note each, once.
+    {
+        std::string w = warning, prefixed;
+        for (size_t at = 0; at < w.size();) {
+            const size_t nl = std::min(w.find('\n', at), w.size());
+            if (nl > at) prefixed += "OBJ reader: " + w.substr(at, nl - at) + "\n";
+            at = nl + 1;
+        }
+        add_note(m.notes, prefixed);
     }
+    // A material's texture is not drawn: said once per material that a face uses, as glTF's are.
+    std::vector<bool> texture_said(materials.size(), false);
+    auto note_texture = [&](int mat) {
+        if (mat < 0 || size_t(mat) >= materials.size() || texture_said[size_t(mat)]) return;
+        texture_said[size_t(mat)] = true;
+        const auto& mt = materials[size_t(mat)];
+        if (mt.diffuse_texname.empty()) return;
+        add_note(m.notes, texture_note(mt.name.empty() ? std::to_string(mat) : mt.name, "diffuse texture (map_Kd " + mt.diffuse_texname + ")",
+                                       "Kd", mt.diffuse[0], mt.diffuse[1], mt.diffuse[2], mt.dissolve));
+    };
     const size_t nv = attrib.vertices.size() / 3;
     for (const auto& shape : shapes) {
         const auto& sm = shape.mesh;
@@ -81,6 +97,7 @@ ImportedModel import_obj(const std::string& path) {
                 ImportedPart p;
                 p.mesh = uint32_t(it->second);
                 p.name = name;
+                note_texture(mat);
                 if (mat >= 0 && size_t(mat) < materials.size()) {
                     const auto& d = materials[size_t(mat)].diffuse;
                     p.rgba = rgba_from_float(d[0], d[1], d[2], materials[size_t(mat)].dissolve);
@@ -115,7 +132,7 @@ ImportedModel import_obj(const std::string& path) {
     for (size_t i = 0; i < m.parts.size(); ++i) {
         auto& mesh = m.meshes[m.parts[i].mesh];
         if (mesh.triangles.empty()) {
-            out.notes.push_back("'" + m.parts[i].name + "' has no triangles (points or lines only): skipped");
+            add_note(out.notes, "'" + m.parts[i].name + "' has no triangles (points or lines only): skipped");
             continue;
         }
         out.meshes.push_back(std::move(mesh));

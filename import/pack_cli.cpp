@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "import/pack_run.h"
+#include "common/exit_codes.h"
 
 namespace seatmark::import {
 
@@ -24,7 +25,7 @@ void add_pack_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_flag("--quiet,-q", o->quiet, "no progress lines");
     cmd->footer("Example: seatmark pack gearbox.step --deflection 0.05 --out gearbox.smpack\n"
                 "         seatmark session --model gearbox.smpack --duration 20s\n"
-                "A profile draws it with [scene] model = \"gearbox.smpack\".");
+                "A profile draws it with [scene] model = \"gearbox.smpack\".\n" + exit_code::help_text());
     cmd->callback([&run, o] { run = [o] { return run_pack(*o); }; });
 }
 

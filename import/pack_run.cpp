@@ -36,7 +36,7 @@ void merge(ImportedModel& a, ImportedModel&& b, bool y_up) {
         if (!y_up) p.transform = multiply(z_to_y, p.transform);
         a.parts.push_back(std::move(p));
     }
-    for (auto& n : b.notes) a.notes.push_back(std::move(n));
+    for (auto& n : b.notes) add_note(a.notes, n);
 }
 
 }  // namespace

@@ -212,7 +212,8 @@ void configure_launch_command(CLI::App& app, std::function<int()>& run) {
         "                                 #   --token-file run.token --window --watermark\n"
         "  (each test user needs its own copy of run.token, owned by it, mode 600)\n"
         "Per session: logon time (connect -> first watermarked frame), frames arriving per second, the\n"
-        "arrival-interval distribution, delivered / rendered frames, the codec and its bytes per second.");
+        "arrival-interval distribution, delivered / rendered frames, the codec and its bytes per second.\n" +
+        exit_code::help_text());
     cmd->callback([o, &run] { run = [o] { return run_launch(*o); }; });
 }
 

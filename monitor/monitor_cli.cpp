@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "common/duration.h"
+#include "common/exit_codes.h"
 #include "common/errors.h"
 #include "monitor/monitor_app.h"
 
@@ -31,7 +32,8 @@ void add_monitor_command(CLI::App& app, std::function<int()>& run) {
         "  seatmark monitor host42.db                        # browse a finished run with a time slider\n"
         "  seatmark monitor run.db --screenshot shot.png     # render without a display (EGL) or under $DISPLAY\n"
         "Tiles: green meets its SLA, orange breaks it, blue starting, grey ended, red failed (crash, hang, ...).\n"
-        "Plots: mouse wheel zooms, drag pans, double-click follows the data again. Click a tile for its frames.");
+        "Plots: mouse wheel zooms, drag pans, double-click follows the data again. Click a tile for its frames.\n" +
+        exit_code::help_text());
     cmd->callback([&run, a] {
         run = [a]() -> int {
             auto after = parse_duration(a->after);

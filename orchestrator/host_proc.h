@@ -2,7 +2,8 @@
 // Everything seatmark reads about the host and its processes, in one place: host identity, host
 // CPU and memory use, and per-process CPU time and RSS. Linux: /proc and uname
 // (host_proc_posix.cpp); Windows: per-processor times, GlobalMemoryStatusEx, GetProcessTimes and the
-// working set (host_proc_windows.cpp, the agent on a Windows host).
+// working set (host_proc_windows.cpp, the agent on a Windows host; a process's CPU time there is
+// also summed over its threads, which Wine needs).
 #include <sys/types.h>
 
 #include <cstdint>
@@ -63,7 +64,8 @@ public:
     ProcessUsageReader& operator=(const ProcessUsageReader&) = delete;
 
     std::optional<ProcessUsage> read(pid_t pid);
-    // Closes the files of processes not read since the previous sweep.
+    // Ends a sampling pass: closes the files of processes not read since the previous sweep
+    // (Windows: forgets the pass's snapshot of threads).
     void sweep();
     size_t open_files() const { return files_.size(); }
 
@@ -75,6 +77,11 @@ private:
         int clock_id = 0;     // a clockid_t (POSIX only)
     };
     std::unordered_map<pid_t, Entry> files_;
+    // Windows: each process's thread ids, from one snapshot of the system's threads per pass
+    // (host_proc_windows.cpp sums their CPU times: under Wine GetProcessTimes counts one thread).
+    const std::vector<uint32_t>* threads_of(pid_t pid);
+    std::unordered_map<pid_t, std::vector<uint32_t>> threads_;
+    bool threads_read_ = false;
 };
 
 // Raises this process's soft limit on open files to its hard limit (many hosts default to a soft

@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "core/clock_offset.h"
 #include "orchestrator/asset_check.h"
+#include "store/writer_lock.h"
 
 namespace seatmark::orchestrator {
 
@@ -54,8 +55,11 @@ PoolView pool_startup(PoolComm& comm, const core::Plan& plan, const std::string&
                 }
         }
     if (problem.empty() && rank == 0) problem = rank0_problem;
-    if (problem.empty() && rank == 0 && std::filesystem::exists(db))
-        problem = db + " exists; choose another --db or remove it (rank 0 merges the hosts' databases into it)";
+    if (problem.empty() && rank == 0) try {
+            store::refuse_existing_db(db, " (rank 0 merges the hosts' databases into it)");
+        } catch (const InputError& e) {
+            problem = e.what();
+        }
     std::string asset_error;
     try {
         verify_assets(plan);

@@ -17,6 +17,7 @@
 #include "common/join_auth.h"
 #include "orchestrator/run_controller.h"
 #include "orchestrator/run_output.h"
+#include "store/writer_lock.h"
 
 namespace seatmark::orchestrator {
 
@@ -126,8 +127,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "Ctrl-C stops the sessions, saves the database and marks the run aborted; a second Ctrl-C kills.\n"
         "While it runs, the live API serves http://127.0.0.1:7878 (see docs/live-api.md); watch it with\n"
         "  seatmark monitor\n"
-        "Exit codes: 0 the run finished (whatever its verdict; gate with seatmark check), 1 aborted or failed,\n"
-        "  2 bad plan or database path, 7 the summary could not be written (e.g. stdout on a full disk).");
+        + exit_code::help_text());
     cmd->callback([&run, a, cmd] {
         run = [a, cmd]() -> int {
             // `--db ''` (an unset variable in a script) is a mistake, not "use the plan's".
@@ -169,7 +169,8 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
     auto d = std::make_shared<DemoArgs>();
     auto* demo = app.add_subcommand("demo", "Run the built-in density test on this machine (ci-tiny sessions, ~2 min)");
     demo->add_option("--out", d->out, "Folder for the database and session logs")->capture_default_str();
-    demo->add_option("--db", d->pool.db, "Database path (default: OUT/run.db, replaced if present)");
+    demo->add_option("--db", d->pool.db,
+                     "Database to create; must not exist yet, as with run --db (default: OUT/run.db, the demo's own, replaced)");
     demo->add_flag("--quiet,-q", d->pool.quiet, "No live status line");
     demo->add_flag("--json", d->pool.json, "Print the summary as JSON instead of a table");
     add_live_options(demo, d->pool.listen, d->pool.token);
@@ -186,11 +187,14 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "report (HTML, Markdown, CSV, JSON) to report/ beside the database (OUT/report/ by default).\n"
         "Watch it in another terminal: seatmark monitor (live API on 127.0.0.1:7878, docs/live-api.md).\n"
         "A two-host pool on this machine (Open MPI's mpirun on PATH; the report shows the pool section):\n"
-        "  seatmark demo --hosts 2 --out /tmp/pool-demo");
+        "  seatmark demo --hosts 2 --out /tmp/pool-demo\n" + exit_code::help_text());
     demo->callback([&run, d, demo, demo_report] {
         run = [d, demo, demo_report]() -> int {
             if (demo->count("--db") && d->pool.db.empty())
                 throw InputError("--db is empty; give a database file name, or leave --db out for OUT/run.db");
+            // A file the user names is never written over, as `run --db` refuses one: refused before
+            // anything starts (the pool demo went on to start mpirun, and then reported the old file).
+            if (!d->pool.db.empty()) store::refuse_existing_db(d->pool.db);
             if (d->hosts > 1) {
                 PoolDemoArgs pa{d->pool};
                 pa.hosts = d->hosts;

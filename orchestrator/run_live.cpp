@@ -55,7 +55,10 @@ void Controller::on_tick() {
         std::vector<double> fps;
         for (Session* s : table_.all())
             if (s->alive()) {
-                fps.push_back(double(s->recent_frames) / dt);
+                if (s->last_frame_begin_ns != INT64_MIN) {  // drawing; one still starting has no frame rate yet
+                    fps.push_back(double(s->recent_frames) / dt);
+                    ++st.drawing;
+                }
                 s->recent_frames = 0;
             }
         st.fps_median = fps.empty() ? NAN : stats::median(fps);

@@ -38,15 +38,29 @@ void RunOutput::clear_line() {
     }
 }
 
-void RunOutput::status(const StatusSnapshot& s) {
-    if (quiet_) return;
+std::string status_text(const StatusSnapshot& s) {
+    char phase[96];
+    if (s.phase == "starting")  // "120s left" read as the step's length: it is how long the start may take
+        std::snprintf(phase, sizeof phase, "starting, up to %.0fs more", s.phase_left_s);
+    else if (s.phase == "settling" || s.phase == "measuring")
+        std::snprintf(phase, sizeof phase, "%s, %.0fs left", s.phase.c_str(), s.phase_left_s);
+    else
+        std::snprintf(phase, sizeof phase, "%s", s.phase.c_str());
+    const std::string sessions = std::to_string(s.alive) + "/" + std::to_string(s.target) +
+                                 (s.drawing < s.alive ? " (" + std::to_string(s.alive - s.drawing) + " not drawing yet)" : "");
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "[%6.0fs] step %zu/%zu %-9s %4.0fs left | sessions %u/%u | frames/s %s (median session, last 1 s) p95 %s ms | "
+                  "[%6.0fs] step %zu/%zu %s | sessions %s | frames/s %s (median drawing session, last 1 s) p95 %s ms | "
                   "passed up to %u%s",
-                  s.elapsed_s, s.step, s.steps, s.phase.c_str(), s.phase_left_s, s.alive, s.target,
-                  num(s.fps_median).c_str(), num(s.p95_ms).c_str(), s.passed,
+                  s.elapsed_s, s.step, s.steps, phase, sessions.c_str(), num(s.fps_median).c_str(), num(s.p95_ms).c_str(), s.passed,
                   s.failed_steps ? (", " + std::to_string(s.failed_steps) + " step(s) failed").c_str() : "");
+    return buf;
+}
+
+void RunOutput::status(const StatusSnapshot& s) {
+    if (quiet_) return;
+    const std::string text = status_text(s);
+    const char* buf = text.c_str();
     if (tty_) {
         clear_line();
         std::fputs(buf, stderr);

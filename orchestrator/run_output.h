@@ -19,14 +19,21 @@ struct RunOutcome;
 struct StatusSnapshot {
     size_t step = 0, steps = 0;
     uint32_t target = 0, alive = 0;
+    uint32_t drawing = 0;    // alive sessions that have sent a frame (the rest are still starting)
     std::string phase;
     double phase_left_s = 0;
-    double fps_median = 0;   // frames per wall second over the last second (think pauses included), median over sessions
+    // Frames per wall second over the last second (think pauses included), median over the
+    // sessions that are drawing: one still starting (settle follows its start) would read 0.
+    double fps_median = 0;
     double p95_ms = 0;       // p95 frame interval over the last second, all sessions pooled
     uint32_t passed = 0;     // max density so far
     size_t failed_steps = 0;
     double elapsed_s = 0;
 };
+
+// The status line's text. The time left says what it bounds: a step's start has a deadline (its
+// sessions may be ready sooner), settle and the window a length.
+std::string status_text(const StatusSnapshot& s);
 
 class RunOutput {
 public:

@@ -108,12 +108,20 @@ void Controller::on_message(uint32_t id, wire::Message&& m) {
     } else if (auto* e = std::get_if<wire::Event>(&m)) {
         std::string kind = "session-" + std::string(wire::to_string(e->kind));
         std::replace(kind.begin(), kind.end(), '_', '-');
-        store_->add_event({e->t_ns, static_cast<int>(id), kind, e->text});
+        std::string detail = e->text;
         if (e->kind == wire::EventKind::model_open) {
             char* end = nullptr;
             const double ms = std::strtod(e->text.c_str(), &end);
-            if (end != e->text.c_str() && ms > 0) s.model_open_ms = ms;  // known before the step's window closes
+            if (end != e->text.c_str() && ms > 0) {
+                s.model_open_ms = ms;  // known before the step's window closes
+                // The wire carries the bare number; what the store, the monitor and the live API
+                // show says its unit and what it measures.
+                char text[96];
+                std::snprintf(text, sizeof text, "%.1f ms from session start to the first frame showing its scene", ms);
+                detail = text;
+            }
         }
+        store_->add_event({e->t_ns, static_cast<int>(id), kind, detail});
         // The session goes on to exit by itself (exit code device_lost); it stopped rendering now.
         if (e->kind == wire::EventKind::device_lost && table_.declare_failed(s, SessionEnd::device_lost, e->text, s.last_seen_ns) &&
             !stopping())

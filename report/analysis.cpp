@@ -26,6 +26,12 @@ bool RunAnalysis::in_main_ramp(size_t step) const {
     return largest == 0 || steps.at(step).pool_hosts == largest;
 }
 
+bool RunAnalysis::sessions_on_several_hosts() const {
+    for (const auto& s : sessions)
+        if (host_label(s.host) != host_label(sessions.front().host)) return true;
+    return false;
+}
+
 const Sla& RunAnalysis::sla_for(const std::string& profile) const {
     auto it = sla.find(profile);
     return it == sla.end() ? default_sla : it->second;

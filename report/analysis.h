@@ -107,6 +107,7 @@ struct DeviceUse {
 struct HeatRow {
     uint32_t session_id = 0;
     std::string profile;
+    std::string host;  // as RunAnalysis::host_label names it
     int64_t started_ns = 0, ended_ns = 0;  // ended_ns: last frame or end when still running
     std::vector<float> p95_ms;
     std::string failure;  // end reason when it failed
@@ -202,6 +203,9 @@ struct RunAnalysis {
     double seconds(int64_t t_ns) const { return double(t_ns - t0_ns) * 1e-9; }
     // A samples.host as the report names it: "" is the file writer's own host (runs.host).
     std::string host_label(const std::string& host) const { return host.empty() ? run.host : host; }
+    // Sessions ran on more than one host (a pool, a joined run): per-session tables and the heat
+    // map then name each session's host.
+    bool sessions_on_several_hosts() const;
 };
 
 struct AnalyzeOptions {

@@ -18,9 +18,18 @@ std::string heat_colour(double p95_ms, double sla_ms) {
 
 // ---- heat map -------------------------------------------------------------------------------
 
+// A row's label: "s3 ci-tiny", with its host where sessions ran on several ("s3 h1 ci-tiny").
+std::string heat_label(const HeatRow& row, bool hosts) {
+    return "s" + std::to_string(row.session_id) + " " + (hosts ? row.host + " " : "") + row.profile;
+}
+
 std::string heatmap_chart(const RunAnalysis& a) {
-    const double W = 1180, L = 92, R = 20, T = 40;
     const size_t rows = a.heat.rows.size(), bins = a.heat.bins();
+    const bool hosts = a.sessions_on_several_hosts();
+    // The label column fits the longest label (11 px text, ~6.2 px a character), within limits.
+    size_t longest = 0;
+    for (const auto& row : a.heat.rows) longest = std::max(longest, heat_label(row, hosts).size());
+    const double W = 1180, L = std::clamp(12 + 6.2 * double(longest), 92.0, 300.0), R = 20, T = 40;
     const double rh = rows ? std::clamp(440.0 / double(rows), 3.0, 16.0) : 16;
     const double plot_h = rh * double(std::max<size_t>(rows, 1));
     const double H = T + plot_h + 88;
@@ -53,8 +62,7 @@ std::string heatmap_chart(const RunAnalysis& a) {
         double lx0 = x(a.seconds(row.started_ns)), lx1 = x(a.seconds(row.ended_ns));
         w.rect(lx0, y0, std::max(1.0, lx1 - lx0), rh - (rh > 5 ? 1 : 0), "#e4e4e4");
         if (r % label_every == 0)
-            w.text(L - 6, y0 + rh / 2 + 4, "s" + std::to_string(row.session_id) + " " + row.profile, "end",
-                   std::min(11.0, rh), label_colour);
+            w.text(L - 6, y0 + rh / 2 + 4, heat_label(row, hosts), "end", std::min(11.0, rh), label_colour);
         // Run-length: neighbouring cells of one colour become one rectangle.
         size_t b = 0;
         while (b < bins) {
@@ -70,7 +78,7 @@ std::string heatmap_chart(const RunAnalysis& a) {
                 worst = std::max(worst, row.p95_ms[e]);
                 ++e;
             }
-            std::string tip = "session " + std::to_string(row.session_id) + ", " +
+            std::string tip = "session " + std::to_string(row.session_id) + (hosts ? " on " + row.host : "") + ", " +
                               svg::tick_label(std::round(double(b) * total_s / double(bins))) + "-" +
                               svg::tick_label(std::round(double(e) * total_s / double(bins))) + " s: p95 up to " +
                               num(worst) + " ms";

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "report/confidence.h"
 #include "report/format.h"
 #include "report/metrics.h"
 
@@ -41,6 +42,59 @@ std::string diff_pct(double a, double b) {
     return signed_num((b - a) / std::abs(a) * 100, 1) + " %";
 }
 
+// How B's figure reads against A's: its direction (as the metric counts better) and whether the
+// difference lies within the runs' own window-to-window spread (report/confidence.h: spread_of).
+// Two runs of one plan on an idle host differ by 15 % in latency and 60 % in 1 % low: without
+// this, noise read as findings.
+struct Reading {
+    std::string direction;  // "better", "worse", "same"; "" when either figure is missing
+    Spread spread = Spread::unknown;
+    Interval a, b;          // over each run's windows
+};
+
+Interval finite_interval(const std::vector<double>& values) {
+    std::vector<double> v;
+    for (double x : values)
+        if (std::isfinite(x)) v.push_back(x);
+    Interval i = t_interval_95(v);
+    if (v.size() != values.size()) i.n = std::min<int>(i.n, 1);  // a window without the figure: no spread
+    return i;
+}
+
+Reading read_difference(std::string_view metric, double va, double vb, const std::vector<double>& wa, const std::vector<double>& wb) {
+    Reading r;
+    if (!std::isfinite(va) || !std::isfinite(vb)) return r;
+    const MetricInfo* info = find_metric(metric);
+    r.direction = va == vb ? "same" : ((vb > va) == (info && info->higher_is_better) ? "better" : "worse");
+    r.a = finite_interval(wa);
+    r.b = finite_interval(wb);
+    r.spread = spread_of(r.a, r.b);
+    return r;
+}
+
+// "worse", "worse (within spread)", "better (spread unknown)", "same"
+std::string reading_text(const Reading& r) {
+    if (r.direction.empty() || r.direction == "same") return r.direction;
+    if (r.spread == Spread::within) return r.direction + " (within spread)";
+    if (r.spread == Spread::unknown) return r.direction + " (spread unknown)";
+    return r.direction;
+}
+
+nlohmann::json reading_json(const Reading& r) {
+    auto ci = [](const Interval& i) { return i.available() ? nlohmann::json::array({i.lo, i.hi}) : nlohmann::json(nullptr); };
+    return {{"direction", r.direction.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.direction)},
+            {"spread", std::string(to_string(r.spread))},
+            {"a_ci95", ci(r.a)},
+            {"b_ci95", ci(r.b)}};
+}
+
+std::vector<double> step_window_values(const StepAnalysis* s, std::string_view metric) {
+    if (!s || s->windows.empty()) return {};
+    std::vector<core::StepVerdict> v;
+    for (const auto& w : s->windows) v.push_back(w.verdict);
+    return window_values(v, metric);
+}
+
 int digits_for(std::string_view metric) { return metric == "fairness" ? 3 : (metric == "failures" ? 0 : 1); }
 
 std::string pad(const std::string& s, size_t w, bool right = false) {
@@ -73,6 +127,7 @@ struct HostView {
         uint32_t sessions = 0;
         bool measured = false, pass = false;
         StepFigures figures;
+        std::vector<core::StepVerdict> windows;  // each measurement window's verdict
     };
     std::vector<Step> steps;
     const Step* at(uint32_t sessions) const {
@@ -87,27 +142,29 @@ std::vector<HostView> host_views(const RunAnalysis& r) {
     std::vector<HostView> out;
     if (!r.pool.is_pool()) {
         HostView v{r.run.host, r.max_density, {}};
-        for (const auto& s : r.steps) v.steps.push_back({s.target, !s.windows.empty(), s.verdict.pass, step_figures(s)});
+        for (const auto& s : r.steps) {
+            v.steps.push_back({s.target, !s.windows.empty(), s.verdict.pass, step_figures(s), {}});
+            for (const auto& w : s.windows) v.steps.back().windows.push_back(w.verdict);
+        }
         out.push_back(std::move(v));
         return out;
     }
     for (const auto& h : r.pool.hosts) {
         HostView v{h.host.hostname, h.max_density, {}};
         for (const auto& s : h.steps)
-            v.steps.push_back({s.target, s.judged, s.verdict.pass, verdict_figures(s.verdict, s.host_cpu_mean_pct)});
+            v.steps.push_back({s.target, s.judged, s.verdict.pass, verdict_figures(s.verdict, s.host_cpu_mean_pct), s.windows});
         out.push_back(std::move(v));
     }
     return out;
 }
 
 double figure_of(const HostView::Step* s, std::string_view m) {
-    if (!s || !s->measured || s->figures.sessions == 0) return NAN;
-    const StepFigures& f = s->figures;
-    if (m == "fps_median") return f.fps_median;
-    if (m == "p95_ms") return f.p95_ms;
-    if (m == "p95_worst_ms") return f.p95_worst_ms;
-    if (m == "failures") return f.failures;
-    return NAN;
+    if (!s || !s->measured) return NAN;
+    return figure_value(s->figures, m);
+}
+
+std::vector<double> host_window_values(const HostView::Step* s, std::string_view m) {
+    return s && s->measured ? window_values(s->windows, m) : std::vector<double>{};
 }
 
 std::string verdict_word(const HostView::Step* s) {
@@ -150,7 +207,7 @@ std::string compare_text(const RunAnalysis& a, const RunAnalysis& b) {
     out += "\nmax density: A " + std::to_string(a.max_density) + ", B " + std::to_string(b.max_density) + " sessions (" +
            signed_num(db - da, 0) + ", " + diff_pct(da, db) + ")\n\n";
     out += "  " + pad("sessions", 9) + pad("metric", 16) + pad("A", 11, true) + pad("B", 11, true) +
-           pad("B - A", 11, true) + pad("B - A %", 11, true) + "\n";
+           pad("B - A", 11, true) + pad("B - A %", 11, true) + "  B against A\n";
     for (uint32_t t : targets(a, b)) {
         const StepAnalysis* sa = step_with(a, t);
         const StepAnalysis* sb = step_with(b, t);
@@ -158,9 +215,10 @@ std::string compare_text(const RunAnalysis& a, const RunAnalysis& b) {
         for (const char* m : compared) {
             double va = metric_value(a, sa, "*", m), vb = metric_value(b, sb, "*", m);
             int d = digits_for(m);
+            const Reading rd = read_difference(m, va, vb, step_window_values(sa, m), step_window_values(sb, m));
             out += "  " + pad(first ? std::to_string(t) : "", 9) + pad(m, 16) + pad(num(va, d), 11, true) +
                    pad(num(vb, d), 11, true) + pad(signed_num(vb - va, d), 11, true) + pad(diff_pct(va, vb), 11, true) +
-                   "\n";
+                   (rd.direction.empty() ? "" : "  " + reading_text(rd)) + "\n";
             first = false;
         }
         out += "  " + pad("", 9) + pad("verdict", 16) + pad(verdict_word(sa), 11, true) + pad(verdict_word(sb), 11, true) +
@@ -180,8 +238,10 @@ std::string compare_text(const RunAnalysis& a, const RunAnalysis& b) {
                 for (const char* m : per_host_compared) {
                     const double x = figure_of(sa, m), y = figure_of(sb, m);
                     const int d = digits_for(m);
+                    const Reading rd = read_difference(m, x, y, host_window_values(sa, m), host_window_values(sb, m));
                     out += "  " + pad(first ? std::to_string(t) : "", 9) + pad(m, 16) + pad(num(x, d), 11, true) +
-                           pad(num(y, d), 11, true) + pad(signed_num(y - x, d), 11, true) + pad(diff_pct(x, y), 11, true) + "\n";
+                           pad(num(y, d), 11, true) + pad(signed_num(y - x, d), 11, true) + pad(diff_pct(x, y), 11, true) +
+                           (rd.direction.empty() ? "" : "  " + reading_text(rd)) + "\n";
                     first = false;
                 }
                 out += "  " + pad("", 9) + pad("verdict", 16) + pad(verdict_word(sa), 11, true) + pad(verdict_word(sb), 11, true) +
@@ -198,6 +258,11 @@ std::string compare_text(const RunAnalysis& a, const RunAnalysis& b) {
         first = false;
     }
     out += ".\n";
+    out += "B against A: better or worse as each metric counts (higher FPS, fairness and 1 % low are better; lower "
+           "intervals, latency, stutter, failures and CPU are better). \"within spread\": the 95 % intervals over each "
+           "run's measurement windows overlap, so the difference is no larger than the runs vary by themselves; a bare "
+           "better or worse lies beyond that spread. \"spread unknown\": a step measured in one window has no spread of "
+           "its own, so noise cannot be told from a finding; measure with [steps] repeats = 3 or more.\n";
     return out;
 }
 
@@ -218,6 +283,7 @@ json compare_json(const RunAnalysis& a, const RunAnalysis& b) {
             double va = metric_value(a, sa, "*", m), vb = metric_value(b, sb, "*", m);
             json d = {{"a", jn(va)}, {"b", jn(vb)}, {"diff", jn(vb - va)}};
             d["diff_pct"] = (std::isfinite(va) && std::isfinite(vb) && va != 0) ? json((vb - va) / std::abs(va) * 100) : json(nullptr);
+            d.update(reading_json(read_difference(m, va, vb, step_window_values(sa, m), step_window_values(sb, m))));
             s[m] = d;
         }
         j["steps"].push_back(s);
@@ -236,6 +302,7 @@ json compare_json(const RunAnalysis& a, const RunAnalysis& b) {
                 for (const char* m : per_host_compared) {
                     const double x = figure_of(sa, m), y = figure_of(sb, m);
                     st[m] = {{"a", jn(x)}, {"b", jn(y)}, {"diff", jn(y - x)}};
+                    st[m].update(reading_json(read_difference(m, x, y, host_window_values(sa, m), host_window_values(sb, m))));
                 }
                 h["steps"].push_back(st);
             }

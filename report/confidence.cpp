@@ -14,4 +14,17 @@ Interval t_interval_95(std::span<const double> values) {
     return r;
 }
 
+Spread spread_of(const Interval& a, const Interval& b) {
+    if (!a.available() || !b.available()) return Spread::unknown;
+    return a.lo <= b.hi && b.lo <= a.hi ? Spread::within : Spread::beyond;
+}
+
+std::string_view to_string(Spread s) {
+    switch (s) {
+        case Spread::within: return "within";
+        case Spread::beyond: return "beyond";
+        default: return "unknown";
+    }
+}
+
 }  // namespace seatmark::report

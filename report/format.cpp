@@ -33,7 +33,10 @@ std::string bytes(double b) {
 std::string seconds_text(double s) {
     if (!std::isfinite(s)) return "n/a";
     char b[64];
-    if (s < 60) std::snprintf(b, sizeof b, "%.1f s", s);
+    // Under a second in ms: a 40 ms heat-map bin read "0.0 s".
+    if (std::abs(s) < 0.0995) std::snprintf(b, sizeof b, "%.3g ms", s * 1e3);
+    else if (s < 1) std::snprintf(b, sizeof b, "%.0f ms", s * 1e3);
+    else if (s < 60) std::snprintf(b, sizeof b, "%.1f s", s);
     else if (s < 3600) std::snprintf(b, sizeof b, "%d min %02d s", int(s) / 60, int(s) % 60);
     else std::snprintf(b, sizeof b, "%d h %02d min", int(s) / 3600, (int(s) % 3600) / 60);
     return b;

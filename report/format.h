@@ -14,7 +14,7 @@ std::string num(double v, int digits = 1);  // "n/a" for NaN/inf
 std::string opt_num(double v, int digits = 1);  // also "n/a" for v < 0 (not sampled)
 std::string pct(double share, int digits = 1);  // 0.053 -> "5.3 %"
 std::string bytes(double b);                   // "1.2 GiB"
-std::string seconds_text(double s);            // "2 min 05 s", "8.0 s", "1 h 02 min"
+std::string seconds_text(double s);            // "2 min 05 s", "8.0 s", "1 h 02 min", "250 ms", "40 ms", "2.5 ms"
 
 std::string html_escape(std::string_view s);
 std::string csv_field(std::string_view s);  // quoted when it holds , " or a line break

@@ -118,10 +118,12 @@ std::string step_rows(const RunAnalysis& a) {
 
 std::string session_rows(const RunAnalysis& a) {
     std::string h;
+    const bool hosts = a.sessions_on_several_hosts();
     for (const auto& s : a.sessions) {
         bool failed = store::is_failure(s.end_reason);
         h += std::string("<tr") + (failed ? " class=\"fail\"" : "") + ">";
         h += td(std::to_string(s.id), "l");
+        if (hosts) h += td(e(a.host_label(s.host)), "l");
         h += td(e(s.profile), "l");
         h += td(e(s.device.device_name.empty() ? "?" : s.device.device_name) +
                     (s.device.software ? " <b style=\"color:#b36200\">(software)</b>" : ""),
@@ -235,8 +237,8 @@ std::string render_html(const RunAnalysis& a) {
     h += capacity_html(a, model_capacity(a));
 
     h += "<h2>Sessions over time</h2><figure><h3>p95 frame interval of every session, per time bin</h3>" + heatmap_chart(a) +
-         "<figcaption>One row per session, one column per " + num(double(a.heat.bin_ns) * 1e-9, 1) +
-         " s bin; colour = nearest-rank p95 of the frame intervals that began in the bin, against the SLA bound. Numbers on "
+         "<figcaption>One row per session, one column per " + seconds_text(double(a.heat.bin_ns) * 1e-9) +
+         " bin; colour = nearest-rank p95 of the frame intervals that began in the bin, against the SLA bound. Numbers on "
          "top are the step's session count (red: the step failed).</figcaption></figure>\n";
 
     h += "<h2>Host load</h2><figure><h3>Host CPU over time, steps as bands</h3>" + timeline_chart(a) +
@@ -254,7 +256,8 @@ std::string render_html(const RunAnalysis& a) {
         h += "</tbody></table>\n";
     }
 
-    h += "<h2>Sessions</h2><table><thead><tr><th class=\"l\">id</th><th class=\"l\">profile</th><th class=\"l\">device</th>"
+    h += std::string("<h2>Sessions</h2><table><thead><tr><th class=\"l\">id</th>") +
+         (a.sessions_on_several_hosts() ? "<th class=\"l\">host</th>" : "") + "<th class=\"l\">profile</th><th class=\"l\">device</th>"
          "<th>started s</th><th>ended s</th><th class=\"l\">end</th><th>frames</th><th>lost</th>"
          "<th>1 % low FPS<div class=\"muted\">1000 / p99</div></th><th>1% Min FPS<div class=\"muted\">MangoHud</div></th>"
          "<th class=\"l\">detail</th>"

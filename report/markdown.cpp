@@ -1,5 +1,7 @@
 #include "report/markdown.h"
 
+#include <cctype>
+
 #include "report/capacity_model.h"
 #include "report/endpoint_view.h"
 #include "report/html_capacity.h"
@@ -25,14 +27,23 @@ std::string cell(std::string s) {
 
 // Text that came from the run (plan name, host and device names, event details) as literal
 // Markdown: no raw HTML (a plan named "<script>..." stays text in every viewer), no emphasis,
-// links or code spans, no table breaks.
+// links or code spans, no table breaks. Only what could start markup is escaped: '<' before a
+// letter, '/', '!' or '?' (a tag, comment or autolink) and '&' before a letter or '#' (an
+// entity); "p95 40 ms > 33.3 ms" stays as written, which the file is read as too (it showed
+// "&gt;"). A '>' only quotes at the start of a line, where a leading one is escaped.
 std::string text(std::string_view s) {
     std::string out;
-    for (char c : s) {
+    auto next_is = [&](size_t i, std::string_view also) {
+        if (i + 1 >= s.size()) return false;
+        const unsigned char n = static_cast<unsigned char>(s[i + 1]);
+        return std::isalpha(n) || also.find(char(n)) != std::string_view::npos;
+    };
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
         switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
+            case '<': out += next_is(i, "/!?") ? "&lt;" : "<"; break;
+            case '&': out += next_is(i, "#") ? "&amp;" : "&"; break;
+            case '>': out += i == 0 ? "\\>" : ">"; break;
             case '\n': case '\r': out += ' '; break;
             case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '#': case '!':
                 out += '\\';

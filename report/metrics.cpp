@@ -69,9 +69,7 @@ StepFigures verdict_figures(const core::StepVerdict& v, double host_cpu_mean_pct
     return f;
 }
 
-namespace {
-
-double figure(const StepFigures& f, std::string_view metric) {
+double figure_value(const StepFigures& f, std::string_view metric) {
     if (f.sessions == 0) return NAN;
     if (metric == "fps_median") return f.fps_median;
     if (metric == "p95_ms") return f.p95_ms;
@@ -87,12 +85,16 @@ double figure(const StepFigures& f, std::string_view metric) {
     return NAN;
 }
 
-}  // namespace
+std::vector<double> window_values(const std::vector<core::StepVerdict>& windows, std::string_view metric, const std::string& profile) {
+    std::vector<double> out;
+    for (const auto& w : windows) out.push_back(figure_value(verdict_figures(w, -1, profile), metric));
+    return out;
+}
 
 double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::string& profile, std::string_view metric) {
     if (metric == "max_density") return double(a.max_density);
     if (!s || s->windows.empty()) return NAN;
-    return figure(step_figures(*s, profile), metric);
+    return figure_value(step_figures(*s, profile), metric);
 }
 
 double host_metric_value(const RunAnalysis& a, size_t host, std::optional<size_t> step, const std::string& profile,
@@ -101,7 +103,7 @@ double host_metric_value(const RunAnalysis& a, size_t host, std::optional<size_t
     if (metric == "max_density") return double(h.max_density);
     if (!step || *step >= h.steps.size() || !h.steps[*step].judged) return NAN;
     const HostStep& s = h.steps[*step];
-    return figure(verdict_figures(s.verdict, s.host_cpu_mean_pct, profile), metric);
+    return figure_value(verdict_figures(s.verdict, s.host_cpu_mean_pct, profile), metric);
 }
 
 double pool_metric_value(const RunAnalysis& a, std::string_view metric, uint32_t hosts) {

@@ -34,6 +34,13 @@ StepFigures step_figures(const StepAnalysis& s, const std::string& profile = "*"
 // The same from a verdict's session figures, with the host CPU beside them (-1: not sampled).
 StepFigures verdict_figures(const core::StepVerdict& v, double host_cpu_mean_pct, const std::string& profile = "*");
 
+// A metric from a step's figures; NaN when it has none (or names no step figure).
+double figure_value(const StepFigures& f, std::string_view metric);
+// A metric in each of a step's measurement windows (StepAnalysis::windows' or HostStep::windows'
+// verdicts), NaN where a window has none: host_cpu_pct is sampled per step, not per window.
+std::vector<double> window_values(const std::vector<core::StepVerdict>& windows, std::string_view metric,
+                                  const std::string& profile = "*");
+
 // A metric's value for a step (nullptr: the run, for per-run metrics). NaN when it has none.
 double metric_value(const RunAnalysis& a, const StepAnalysis* s, const std::string& profile, std::string_view metric);
 // One host's of a pool run (a.pool.hosts[host]); `step` indexes its steps (nullopt: per-run metrics).

@@ -60,8 +60,7 @@ void add_report_commands(CLI::App& app, std::function<int()>& run) {
         "  seatmark report host42.db            # writes host42-report/index.html, summary.md, steps.csv,\n"
         "                                       #   sessions.csv, report.json\n"
         "The HTML is one self-contained file (inline SVG and CSS, no script, no network): open it from disk.\n"
-        "Verdicts are recomputed from the frames with the orchestrator's own judge.\n"
-        "Exit codes: 0 written (whatever the verdict; gate with seatmark check), 2 unreadable or foreign database.");
+        "Verdicts are recomputed from the frames with the orchestrator's own judge.\n" + exit_code::help_text());
     rep->callback([&run, r] {
         run = [r]() -> int {
             auto t0 = std::chrono::steady_clock::now();
@@ -108,8 +107,7 @@ void add_report_commands(CLI::App& app, std::function<int()>& run) {
         "  host = \"pool\"\n"
         "  hosts = 4\n"
         "  scaling_efficiency = [0.9, 0, \"inf\", \"ratio\"]\n"
-        "Exit codes: 0 every check passed, 1 one or more failed, 2 bad references file, database or --junit path,\n"
-        "  7 the JUnit XML could not be written.");
+        + exit_code::help_text());
     chk->callback([&run, c] {
         run = [c]() -> int {
             References refs = load_references(c->refs);  // bad references: exit 2 before any reading
@@ -140,8 +138,7 @@ void add_report_commands(CLI::App& app, std::function<int()>& run) {
         "Example:\n"
         "  seatmark compare old-image.db new-image.db\n"
         "Steps are matched by session count; differences are B - A, absolute and in % of A.\n"
-        "Pool runs: the pool's steps, then each host's own steps (hosts paired in rank order).\n"
-        "Exit codes: 0 compared, 2 an unreadable or foreign database.");
+        "Pool runs: the pool's steps, then each host's own steps (hosts paired in rank order).\n" + exit_code::help_text());
     cmp->callback([&run, m] {
         run = [m]() -> int {
             RunAnalysis a = analyze(m->a, progress_options(m->quiet, "seatmark compare (A)"));

@@ -69,6 +69,7 @@ void build_heatmap(RunAnalysis& a, const FrameMap& frames, int bins_wanted, int 
         HeatRow& row = a.heat.rows[i];
         row.session_id = static_cast<uint32_t>(s.id);
         row.profile = s.profile;
+        row.host = a.host_label(s.host);
         row.started_ns = s.started_ns;
         auto it = frames.find(s.id);
         int64_t last_frame = (it != frames.end() && !it->second.empty()) ? it->second.back().t_begin_ns : s.started_ns;

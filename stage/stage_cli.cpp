@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "stage/stage_run.h"
+#include "common/exit_codes.h"
 
 namespace seatmark::stage {
 
@@ -20,7 +21,7 @@ void add_stage_command(CLI::App& app, std::function<int()>& run) {
     cmd->add_option("--json", opt->json_path, "write the summary (timings, bytes, copies written, failures, each file's XXH3 for run.assets) as JSON");
     cmd->add_flag("--quiet", opt->quiet, "no progress lines");
     cmd->footer("Example: mpirun -np 4 --map-by ppr:1:node seatmark stage --source assets/ --dest /scratch/seatmark --verify checksum --post-verify\n"
-                "Without mpirun it stages locally as one process.");
+                "Without mpirun it stages locally as one process.\n" + exit_code::help_text());
     cmd->callback([&run, opt] { run = [opt] { return run_stage(*opt); }; });
 }
 

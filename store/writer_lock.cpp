@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,10 +30,21 @@ void FileHandle::close() {
     fd_ = -1;
 }
 
+namespace {
+[[noreturn]] void exists_error(const std::string& path, const std::string& why) {
+    throw InputError(path + " exists; choose another --db or remove it" + why);
+}
+}  // namespace
+
+void refuse_existing_db(const std::string& path, const std::string& why) {
+    struct stat st{};
+    if (::lstat(path.c_str(), &st) == 0) exists_error(path, why);
+}
+
 FileHandle create_locked(const std::string& path) {
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
-        if (errno == EEXIST) throw InputError(path + " exists; choose another --db or remove it");
+        if (errno == EEXIST) exists_error(path, {});
         throw InputError(path + ": cannot create: " + std::strerror(errno));
     }
     FileHandle h(fd);

@@ -27,6 +27,12 @@ private:
     int fd_ = -1;
 };
 
+// The one rule for a run database named by --db (run, demo, a pool's merged file): it is never
+// written over. Throws InputError "run.db exists; choose another --db or remove it" + `why`
+// when `path` exists (`why`, e.g. " (rank 0 merges ...)", says what would have written it).
+// Commands call it before they start anything; create_locked holds to it at creation.
+void refuse_existing_db(const std::string& path, const std::string& why = {});
+
 // Creates `path`, which must not exist, and takes the writer lock on it. Throws InputError:
 //   "run.db exists; choose another --db or remove it"
 //   "dir/run.db: cannot create: No such file or directory"

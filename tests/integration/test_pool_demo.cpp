@@ -124,3 +124,26 @@ TEST_CASE("pool: seatmark demo --hosts without mpirun on PATH says what to insta
     CHECK(r.err.find("no mpirun on PATH") != std::string::npos);
     CHECK(r.err.find("apt-get install openmpi-bin") != std::string::npos);
 }
+
+TEST_CASE("demo --db refuses an existing file, as run --db does, before anything starts (one host and a pool)") {
+    TempDir t;
+    std::vector<std::string> env = mpi_env;
+    env.push_back("PATH=" + std::filesystem::path(mpirun_path()).parent_path().string() + ":/usr/bin:/bin");
+    const std::string old = t.file("old.db");
+    write_file(old, "a file the user keeps\n");
+    for (const std::vector<std::string>& hosts : {std::vector<std::string>{}, std::vector<std::string>{"--hosts", "2", "--quick"}}) {
+        std::vector<std::string> argv = {SEATMARK_BIN, "demo", "--db", old, "--out", t.file("out"), "-q", "--listen", "off"};
+        argv.insert(argv.end(), hosts.begin(), hosts.end());
+        auto r = run_process(argv, 60, env);
+        const std::string pool = hosts.empty() ? "one host" : "pool";
+        INFO(pool << "\n" << r.out << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find(old + " exists; choose another --db or remove it") != std::string::npos);
+        // Refused first: no mpirun started, nothing written, the old file not read as a run.
+        CHECK(r.err.find("mpirun") == std::string::npos);
+        CHECK(r.err.find("not an SQLite database") == std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(t.file("out/pool-demo.toml")));
+        CHECK_FALSE(std::filesystem::exists(t.file("report")));
+        CHECK(read_file(old) == "a file the user keeps\n");
+    }
+}

@@ -2,6 +2,8 @@
 // the files declare, sessions draw them with the validation layer on, bad files get clear errors.
 #include <doctest/doctest.h>
 
+#include <sstream>
+
 #include "model_checks.h"
 
 using namespace seatmark::test;
@@ -95,6 +97,9 @@ TEST_CASE("bad models get one clear error naming the file and the fault, exit 2"
     write_file(dir.file("quantized.gltf"),
                      R"({"asset":{"version":"2.0"},"extensionsUsed":["KHR_mesh_quantization"],"extensionsRequired":["KHR_mesh_quantization"]})");
     write_file(dir.file("meshopt.gltf"), R"({"asset":{"version":"2.0"},"extensionsUsed":["EXT_meshopt_compression"]})");
+    write_file(dir.file("both.gltf"), R"({"asset":{"version":"2.0"},"extensionsUsed":["KHR_mesh_quantization","EXT_meshopt_compression"],)"
+                                      R"("extensionsRequired":["KHR_mesh_quantization","EXT_meshopt_compression","EXT_made_up","EXT_also_made_up"]})");
+    write_file(dir.file("utf16le.obj"), std::string("v\0 \0\x30\0 \0\x30\0 \0\x30\0\n\0", 16));  // no byte-order mark
     std::string stl(84, '\0');
     const uint32_t huge = 4'000'000'000u;  // 200 GB of facets claimed by an 84-byte file
     std::memcpy(stl.data() + 80, &huge, 4);
@@ -109,6 +114,18 @@ TEST_CASE("bad models get one clear error naming the file and the fault, exit 2"
         {models + "glTF2/draco/2CylinderEngine.gltf", "KHR_draco_mesh_compression, which is not supported"},
         {dir.file("quantized.gltf"), "KHR_mesh_quantization, which is not supported"},
         {dir.file("meshopt.gltf"), "EXT_meshopt_compression, which is not supported"},
+        // Every extension that stops the file, named at once.
+        {dir.file("both.gltf"), "uses KHR_mesh_quantization and EXT_meshopt_compression, which are not supported"},
+        {dir.file("both.gltf"), "requires the unknown glTF extensions EXT_made_up and EXT_also_made_up"},
+        // glTF 1.0, binary and JSON (version as a string and as a number): named, with what converts it.
+        {models + "glTF/BoxTextured-glTF-Binary/BoxTextured.glb", "is glTF 1.0 (a version 1 binary container), which is not supported"},
+        {models + "glTF/BoxTextured-glTF-Binary/BoxTextured.glb", "gltf-pipeline -i"},
+        {models + "glTF/BoxTextured-glTF/BoxTextured.gltf", "is glTF 1.0 (asset.version \"1.0\"), which is not supported"},
+        {models + "glTF/CesiumMilkTruck/CesiumMilkTruck.gltf", "is glTF 1.0 (asset.version 1)"},
+        // A UTF-16 OBJ read as bytes has no faces: the encoding is named instead of "zero triangles".
+        {models + "OBJ/box_UTF16BE.obj", "is UTF-16 big-endian text (byte-order mark FE FF), an encoding that is not supported"},
+        {models + "OBJ/box_UTF16BE.obj", "iconv -f UTF-16 -t UTF-8"},
+        {dir.file("utf16le.obj"), "holds 0 bytes: UTF-16 without a byte-order mark"},
         {models + "OBJ/testpoints.obj", "zero triangles"},
         {models + "invalid/empty.obj", "zero triangles"},
         {dir.file("bad.obj"), "out of range"},
@@ -126,6 +143,40 @@ TEST_CASE("bad models get one clear error naming the file and the fault, exit 2"
         CHECK(r.err.find(what) != std::string::npos);
         CHECK(r.err.find("Segmentation") == std::string::npos);
     }
+}
+
+TEST_CASE("an OBJ's reader warnings are notes of one line each, said once, and its textures are said as glTF's are") {
+    TempDir dir;
+    // cube_usemtl.obj says `usemtl mtl3` twice and its .mtl has no mtl3: tinyobjloader warns twice in one string.
+    ProcessResult r;
+    auto j = pack_json({models + "OBJ/cube_usemtl.obj", "--out", dir.file("c.smpack")}, &r);
+    INFO(all_output(r));
+    REQUIRE(j.is_object());
+    int mtl3 = 0;
+    for (const auto& n : j["notes"]) {
+        const std::string note = n.get<std::string>();
+        CHECK(note.find('\n') == std::string::npos);
+        if (note.find("'mtl3'") != std::string::npos) ++mtl3;
+    }
+    CHECK(mtl3 == 1);
+    // The text summary: every line that names mtl3 is a note line.
+    auto t = run_process(seatmark_argv({"pack", models + "OBJ/cube_usemtl.obj", "--out", dir.file("c2.smpack"), "--quiet"}), 60);
+    REQUIRE(t.exit_code == 0);
+    std::istringstream lines(t.out);
+    int said = 0;
+    for (std::string line; std::getline(lines, line);)
+        if (line.find("'mtl3'") != std::string::npos) {
+            ++said;
+            CHECK(line.rfind("note       OBJ reader: ", 0) == 0);
+        }
+    CHECK(said == 1);
+
+    // spider.mtl's materials name map_Kd images: each used one is said, with the colour drawn instead.
+    auto s = pack_json({models + "OBJ/spider.obj", "--out", dir.file("s.smpack")});
+    REQUIRE(s.is_object());
+    const std::string notes = s["notes"].dump();
+    CHECK(notes.find("WARNING: material 'Skin' has a diffuse texture (map_Kd .\\\\wal67ar_small.jpg), which is not drawn: "
+                     "textures are reduced to Kd (0.83, 0.79, 0.77, 1.00), one colour per part") != std::string::npos);
 }
 
 TEST_CASE("a damaged pack stops the session before it starts, naming the file") {

@@ -2,11 +2,16 @@
 // each session's model open time is stored, and a plan's SLA can bound it.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstring>
+
 #include "model_checks.h"
 #include "store/store_reader.h"
+#include "tests/support/run_db.h"
 
 using namespace seatmark;
 using namespace seatmark::test;
+using seatmark::test::q;
 
 namespace {
 
@@ -45,6 +50,17 @@ TEST_CASE("sessions of a run open the profile's pack, store their model open tim
             CHECK(*s.model_open_ms < 60000);
         }
         for (const auto& s : db.steps()) CHECK(s.verdict == "pass");
+        // The model-open event, as the monitor and the live API show it, says its unit: the
+        // session's figure to 0.1 ms, then what it measures (it was the bare "346.710").
+        for (const auto& s : sessions) {
+            const std::string detail =
+                q(dir.file("a.db"), "SELECT detail FROM events WHERE kind = 'session-model-open' AND session_id = " + std::to_string(s.id));
+            INFO(detail);
+            const auto unit = detail.find(" ms from session start to the first frame showing its scene");
+            REQUIRE(unit != std::string::npos);
+            CHECK(unit + std::strlen(" ms from session start to the first frame showing its scene") == detail.size());
+            CHECK(std::abs(std::stod(detail.substr(0, unit)) - *s.model_open_ms) < 0.06);
+        }
     }
     // A bound no session can meet fails the first step, naming the figure.
     write_run(dir, "model_open_ms = 0.001\n");

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "image/png.h"
 #include "report/analysis.h"
@@ -140,9 +141,18 @@ TEST_CASE("pool report: HTML (in headless Chromium), summary.md and report.json 
     CHECK(html.find("p95 frame interval versus sessions on each host") != std::string::npos);
     CHECK(html.find("E(2) = 0.67") != std::string::npos);
     CHECK(html.find("+0 ns \u00b1 250.0 us") != std::string::npos);
+    // Sessions of several hosts: the sessions table and the heat map name each one's host.
+    CHECK(html.find("<th class=\"l\">id</th><th class=\"l\">host</th><th class=\"l\">profile</th>") != std::string::npos);
+    CHECK(std::regex_search(html, std::regex("<td class=\"l\">[0-9]+</td><td class=\"l\">h1</td><td class=\"l\">ci-tiny</td>")));
+    CHECK(std::regex_search(html, std::regex(">s[0-9]+ h0 ci-tiny<")));
+    CHECK(std::regex_search(html, std::regex(">s[0-9]+ h1 ci-tiny<")));
     const std::string md = test::read_file(dir.file("rep/summary.md"));
     CHECK(md.find("## Pool of 2 hosts") != std::string::npos);
     CHECK(md.find("in the pool of 2 hosts") != std::string::npos);
+    // The pool section's words as written: "35.0 ms > 33.3 ms", not "&gt;" (the file is read as text too).
+    CHECK(md.find("&gt;") == std::string::npos);
+    CHECK(md.find("&lt;") == std::string::npos);
+    CHECK(md.find(" > 33.3 ms") != std::string::npos);
     const auto j = nlohmann::json::parse(test::read_file(dir.file("rep/report.json")));
     REQUIRE(j["pool"].is_object());
     CHECK(j["pool"]["hosts"][1]["status"] == "lost");

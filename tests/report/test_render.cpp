@@ -41,6 +41,11 @@ TEST_CASE("escaping and formatting") {
     CHECK(opt_num(-1) == "n/a");
     CHECK(pct(0.053) == "5.3 %");
     CHECK(seconds_text(125) == "2 min 05 s");
+    CHECK(seconds_text(8) == "8.0 s");
+    // Under a second in ms, with its digits (a 40 ms heat-map bin read "0.0 s").
+    CHECK(seconds_text(0.04) == "40 ms");
+    CHECK(seconds_text(0.25) == "250 ms");
+    CHECK(seconds_text(0.0025) == "2.5 ms");
     Sla sla;
     sla.failures = 1;
     CHECK(sla_text(sla) ==
@@ -65,9 +70,12 @@ TEST_CASE("summary.md carries a plan's and host's names as text, not as HTML or 
     CAPTURE(md.substr(0, 300));
     CHECK(md.find("<script>") == std::string::npos);
     CHECK(md.find("<img") == std::string::npos);
-    CHECK(md.find("&lt;script&gt;alert(1)&lt;/script&gt; \\*big\\* \\| \\[x\\](http://e)") != std::string::npos);
-    CHECK(md.find("&lt;img src=x onerror=alert(2)&gt;") != std::string::npos);
+    CHECK(md.find("&lt;script>alert(1)&lt;/script> \\*big\\* \\| \\[x\\](http://e)") != std::string::npos);
+    CHECK(md.find("&lt;img src=x onerror=alert(2)>") != std::string::npos);
     std::string html = render_html(a);
+    // One host: no host column or host in the heat map's labels.
+    CHECK(html.find("<th class=\"l\">host</th>") == std::string::npos);
+    CHECK(html.find(">s0 ci-tiny<") != std::string::npos);
     CHECK(html.find("<script>alert(1)") == std::string::npos);
     CHECK(html.find("<img src=x") == std::string::npos);
 }

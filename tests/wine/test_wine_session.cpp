@@ -20,6 +20,17 @@ TEST_CASE("the GPU-less unit tests pass as a Windows executable") {
     CHECK(r.out.find("0 failed") != std::string::npos);
 }
 
+TEST_CASE("the Windows agent's per-session CPU counts every thread of a child of known CPU use") {
+    // tests/windows/test_process_cpu_windows.cpp: busy-threads.exe spins 2 threads to 1.5 s of CPU
+    // each; Wine's GetProcessTimes of another process counts only its main thread (0.09 s for such
+    // a child), so the agent sums the threads' times.
+    auto r = wine::run("seatmark-unit-tests.exe", {"-tc=a process's CPU time counts every thread*", "-s"});
+    INFO(r.out, r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("busy threads' own CPU") != std::string::npos);
+    CHECK(r.out.find("Status: SUCCESS") != std::string::npos);
+}
+
 TEST_CASE("seatmark.exe session renders ci-tiny on lavapipe, same CSV and PNG") {
     test::TempDir dir;
     const std::string csv = dir.file("frames.csv"), png = dir.file("shot.png");
