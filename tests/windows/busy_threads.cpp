@@ -3,6 +3,7 @@
 // itself, which Wine reads from /proc/self/task/TID/stat), prints "done" and the CPU time its
 // busy threads used, then keeps them alive and idle until it is ended: a thread that exited
 // would take its time out of a sum over live threads.
+#include <cstdint>
 #include <windows.h>
 
 #include <cstdio>
