@@ -24,6 +24,7 @@
 #include "common/file_hash.h"
 #include "common/wire_protocol.h"
 #include "store/store_reader.h"
+#include "tests/support/input_error.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;
@@ -424,11 +425,13 @@ TEST_CASE("a plan's assets must be valid: a stale size or other content stops th
                           Case{"{ path = \"" + path + "\", xxh3 = \"" + good + "\" }", "the plan says 0123456789abcdef"},
                           Case{"\"" + dir.path + "\"", "not a regular file"}}) {
         CAPTURE(c.entry);
-        write_file(dir.file("p.toml"), plan("1", "assets = [" + c.entry + "]\n"));
+        const std::string text = plan("1", "assets = [" + c.entry + "]\n");
+        write_file(dir.file("p.toml"), text);
         auto r = run_process(seatmark_argv({"run", dir.file("p.toml"), "--db", dir.file("a.db")}), 30);
+        INFO(r.err);
         CHECK(r.exit_code == 2);
         CHECK(r.err.find(c.expect) != std::string::npos);
-        CHECK(r.err.find("p.toml:5") != std::string::npos);
+        CHECK(r.err.find(test::file_line("p.toml", text, "assets =")) != std::string::npos);
         CHECK(r.err.find("seatmark stage") != std::string::npos);
         CHECK(!std::filesystem::exists(dir.file("a.db")));
     }

@@ -19,4 +19,14 @@ std::string error_of(F&& f) {
 
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// "NAME:LINE" where LINE is the 1-based line of `text` holding `part` (0 if none): tests expect
+// the line an error names from the text they wrote, so a line added to a plan helper moves both.
+inline std::string file_line(const std::string& name, const std::string& text, const std::string& part) {
+    const size_t at = text.find(part);
+    if (at == std::string::npos) return name + ":0";
+    size_t line = 1;
+    for (size_t i = 0; i < at; ++i) line += text[i] == '\n';
+    return name + ":" + std::to_string(line);
+}
+
 }  // namespace seatmark::test
