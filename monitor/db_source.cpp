@@ -174,12 +174,23 @@ DbSource::DbSource(const std::string& path) : path_(path) {
         l.id = events_.size() + 1;
         l.t_s = secs_between(origin_ns_, e.t_ns);
         l.kind = e.kind;
-        l.text = (e.session_id ? "session " + std::to_string(*e.session_id) + ": " : std::string()) + e.detail;
+        // A pool's events name their host: the same session number or fault reads differently per host.
+        l.text = (e.host.empty() ? std::string() : e.host + ": ") +
+                 (e.session_id ? "session " + std::to_string(*e.session_id) + ": " : std::string()) + e.detail;
         l.bad = bad_kind(e.kind);
-        // A failed step's verdict event: known from its stored verdict row, not from its text.
-        if (e.kind == "step-verdict")
-            for (const auto& st : steps_)
-                if (st.ended_ns && *st.ended_ns == e.t_ns && st.verdict == 0) l.bad = true;
+        if (l.bad) l.cls = e.session_id ? EventClass::session_failure : EventClass::fault;
+        // A step's verdict as its event states it (store::step_verdict_detail, the writer's rule);
+        // a pool's verdict events carry the pool's verdict, which no one host's row holds.
+        if (e.kind == "step-verdict") {
+            std::optional<bool> pass = store::step_verdict_passed(e.detail);
+            if (!pass)  // an older file's wording: its stored verdict row at the same stamp
+                for (const auto& st : steps_)
+                    if (st.ended_ns && *st.ended_ns == e.t_ns && st.verdict >= 0) pass = st.verdict == 1;
+            if (pass) {
+                l.bad = !*pass;
+                l.cls = *pass ? EventClass::step_pass : EventClass::step_fail;
+            }
+        }
         events_.push_back(std::move(l));
     }
     if (run.ended_unix_ns) last_ns = std::max(last_ns, stamp_after(origin_ns_, secs_between(run.started_unix_ns, *run.ended_unix_ns)));

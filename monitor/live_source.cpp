@@ -1,6 +1,7 @@
 #include "monitor/live_source.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -158,6 +159,12 @@ void LiveApiSource::poll(const HttpUrl& u) {
                 auto next = std::make_shared<FrameSeries>(frames_ ? *frames_ : FrameSeries{});
                 next->session = *want;
                 for (const auto& f : frames) {
+                    // Frames the API no longer held (its window moved on between two reads) leave a
+                    // gap: a NaN breaks the line there instead of joining across it.
+                    if (!next->t_s.empty() && f.seq > frames_next_) {
+                        next->t_s.push_back((double(f.t_begin_ns) - double(mono_start_ns_)) * 1e-9);
+                        next->interval_ms.push_back(NAN);
+                    }
                     next->t_s.push_back((double(f.t_begin_ns) - double(mono_start_ns_)) * 1e-9);
                     next->interval_ms.push_back(static_cast<float>(f.interval_ms));
                     frames_next_ = f.seq + 1;

@@ -45,6 +45,7 @@ EventLine describe_event(const core::LiveEvent& e, int64_t run_started_unix_ns) 
                       b->sessions == 1 ? "" : "s");
     } else if (auto* v = std::get_if<StepVerdictEvent>(&e.data)) {
         l.bad = !v->pass;
+        l.cls = v->pass ? EventClass::step_pass : EventClass::step_fail;
         // A step without frames has no FPS or p95 (NaN): n/a, not "nan" or 0.
         auto fig = [](double x, const char* unit) {
             char f[32];
@@ -57,15 +58,44 @@ EventLine describe_event(const core::LiveEvent& e, int64_t run_started_unix_ns) 
                       fig(v->p95_worst_ms, " ms").c_str(), v->reason.empty() ? "" : ": ", v->reason.c_str());
     } else if (auto* s = std::get_if<SessionEndEvent>(&e.data)) {
         l.bad = s->failure || is_failure_state(s->reason);
+        if (l.bad) l.cls = EventClass::session_failure;
         std::snprintf(buf, sizeof buf, "session %u ended: %s%s%s", s->session, s->reason.c_str(),
                       s->detail.empty() ? "" : " - ", s->detail.c_str());
     } else {
         const auto& r = std::get<RunEndEvent>(e.data);
         l.bad = r.status != "finished";
+        if (l.bad) l.cls = EventClass::fault;
         std::snprintf(buf, sizeof buf, "run %s", r.status.c_str());
     }
     l.text = buf;
     return l;
+}
+
+std::string events_summary(const std::vector<EventLine>& events) {
+    size_t steps = 0, sessions = 0, faults = 0;
+    for (const auto& e : events) {
+        steps += e.cls == EventClass::step_fail;
+        sessions += e.cls == EventClass::session_failure;
+        faults += e.cls == EventClass::fault;
+    }
+    std::string s = std::to_string(events.size()), sep = ": ";
+    auto part = [&](size_t n, const char* one, const char* many) {
+        if (!n) return;
+        s += sep + std::to_string(n) + " " + (n == 1 ? one : many);
+        sep = ", ";
+    };
+    part(steps, "failed step", "failed steps");
+    part(sessions, "session failure", "session failures");
+    part(faults, "fault", "faults");
+    return s;
+}
+
+Tone max_density_tone(const core::LiveState& s) {
+    if (s.finished_steps.empty()) return Tone::neutral;
+    bool failing = false;
+    for (const auto& st : s.finished_steps) failing = failing || !st.pass;
+    if (s.max_density_so_far == 0) return failing ? Tone::bad : Tone::neutral;
+    return failing ? Tone::warn : Tone::good;
 }
 
 double progress(const core::LiveState& s) {

@@ -31,13 +31,28 @@ struct StepBand {
     int verdict = -1;        // -1 not judged (yet), 0 fail, 1 pass
 };
 
+// What an event says about the run, for its colour and the event log's counts: a step that
+// failed is the ramp finding its limit, a session failure or a fault is something that broke.
+enum class EventClass { info, step_pass, step_fail, session_failure, fault };
+
 struct EventLine {
     uint64_t id = 0;
     double t_s = 0;          // seconds since the run started
     std::string kind;
     std::string text;        // one line for people
     bool bad = false;        // a failure: shown in red
+    EventClass cls = EventClass::info;
 };
+
+// The event log's heading after "Events": the count and each kind of trouble by its own name,
+// e.g. "22: 2 failed steps, 1 session failure" ("22" when nothing failed).
+std::string events_summary(const std::vector<EventLine>& events);
+
+// How the header shows "max density so far": neutral until a step is judged, good while every
+// judged step passed, warn once the ramp found a failing step above a passing one, bad when
+// steps were judged and none passed (0 is never shown as good).
+enum class Tone { neutral, good, warn, bad };
+Tone max_density_tone(const core::LiveState& s);
 
 // One session's frames on the run's time axis.
 struct FrameSeries {

@@ -30,24 +30,30 @@ struct XRange {
 struct Bucket {
     float first, min, max, last;
     bool empty = true;
+    bool gap_before = false;  // a NaN (a break in the series) came since the previous bucket's last value
 };
 template <class YAt>
 std::vector<Bucket> bucketize(const double* xs, size_t n, YAt y_at, double x0, double x1, int pixels) {
     std::vector<Bucket> b(size_t(pixels > 0 ? pixels : 0));
     if (pixels <= 0 || x1 <= x0) return b;
     double scale = double(pixels) / (x1 - x0);
+    bool gap = false;
     for (size_t i = 0; i < n; ++i) {
         if (xs[i] < x0 || xs[i] >= x1) continue;
         float y = static_cast<float>(y_at(i));
-        if (std::isnan(y)) continue;
+        if (std::isnan(y)) {
+            gap = true;
+            continue;
+        }
         auto& k = b[std::min(size_t(pixels - 1), size_t((xs[i] - x0) * scale))];
         if (k.empty) {
-            k = {y, y, y, y, false};
+            k = {y, y, y, y, false, gap};
         } else {
             k.min = std::min(k.min, y);
             k.max = std::max(k.max, y);
             k.last = y;
         }
+        gap = false;
     }
     return b;
 }
@@ -133,7 +139,8 @@ void Plot::line(const char* label, ImU32 col, const double* xs, size_t n, YAt y_
                 continue;
             }
             float lo = k.min, hi = k.max;
-            if (!std::isnan(prev)) lo = std::min(lo, prev), hi = std::max(hi, prev);
+            // Joined to the previous column only where the series has no break between them.
+            if (!std::isnan(prev) && !k.gap_before) lo = std::min(lo, prev), hi = std::max(hi, prev);
             prev = k.last;
             float x = p0_.x + float(c) * w;
             float ytop = px(x_.x0, hi).y - t * 0.5f, ybot = px(x_.x0, lo).y + t * 0.5f;

@@ -9,10 +9,7 @@ void draw_events(UiState& ui, const MonitorData& d, ImVec2 size) {
     ImGui::BeginChild("events", size, true);
     ImGui::Text("Events");
     ImGui::SameLine();
-    size_t bad = 0;
-    for (const auto& e : d.events) bad += e.bad;
-    ImGui::TextDisabled("%zu%s", d.events.size(),
-                        bad ? (", " + std::to_string(bad) + (bad == 1 ? " failure" : " failures")).c_str() : "");
+    ImGui::TextDisabled("%s", events_summary(d.events).c_str());
     ImGui::PushFont(ui.fonts.small);
     if (ImGui::BeginTable("log", 3, ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit,
                           ImVec2(0, ImGui::GetContentRegionAvail().y))) {
@@ -28,8 +25,9 @@ void draw_events(UiState& ui, const MonitorData& d, ImVec2 size) {
                 ImGui::TableNextColumn();
                 ImGui::TextDisabled("%s", clock_text(e.t_s).c_str());
                 ImGui::TableNextColumn();
+                // Green only for a step known to have passed (EventClass), never for its kind alone.
                 ImU32 c = e.bad                                  ? colour::fail
-                          : e.kind == "step-verdict"             ? colour::pass
+                          : e.cls == EventClass::step_pass       ? colour::pass
                           : e.kind.rfind("step", 0) == 0         ? colour::accent
                                                                  : colour::text_dim;
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%s", e.kind.c_str());

@@ -92,9 +92,9 @@ void draw_header(UiState& ui, const MonitorData& d) {
     std::snprintf(v, sizeof v, "%u / %u", s.alive, s.target);
     card(dl, ImVec2(rx, p.y + 8), "SESSIONS alive/target", v, s.alive < s.target && s.status == "running" ? colour::warn : colour::text, f);
     std::snprintf(v, sizeof v, "%u", s.max_density_so_far);
-    bool failing = false;
-    for (const auto& st : s.finished_steps) failing = failing || !st.pass;
-    card(dl, ImVec2(rx + cw * 1.25f, p.y + 8), "MAX DENSITY so far", v, failing ? colour::warn : colour::pass, f);
+    const Tone tone = max_density_tone(s);
+    card(dl, ImVec2(rx + cw * 1.25f, p.y + 8), "MAX DENSITY so far", v,
+         tone == Tone::good ? colour::pass : tone == Tone::warn ? colour::warn : tone == Tone::bad ? colour::fail : colour::text, f);
     card(dl, ImVec2(rx + cw * 2.35f, p.y + 8), "ELAPSED", clock_text(s.elapsed_s).c_str(), colour::text, f);
     ImGui::Dummy(ImVec2(w, h));
 }

@@ -229,8 +229,8 @@ void Controller::step_judged(const StepRecord& r, size_t planned_steps) {
     }
     outcomes_.push_back(o);
     store_->add_event({pooled_judged_ns_, std::nullopt, "step-verdict",
-                       "step " + std::to_string(r.index + 1) + " (" + std::to_string(r.target) + " sessions): " +
-                           (o.verdict.pass ? "pass" : "fail: " + o.verdict.reasons.front())});
+                       store::step_verdict_detail(uint32_t(r.index + 1), r.target, o.verdict.pass,
+                                                  o.verdict.pass ? std::string() : o.verdict.reasons.front())});
     out_.step_done(o, planned_steps);
     live_event(core::StepVerdictEvent{uint32_t(r.index + 1), r.target, o.verdict.pass, o.verdict.fps_median,
                                       o.verdict.p95_worst_ms, o.verdict.reasons.empty() ? "" : o.verdict.reasons.front()});

@@ -2,6 +2,8 @@
 // What the report's charts share: colours, the heat-map scale, axes and small helpers.
 #include <cmath>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "report/analysis.h"
@@ -60,6 +62,38 @@ inline void time_axis(svg::Writer& w, const svg::Scale& x, double total_s, doubl
         w.line(px, y, px, y + 4, axis_colour, 1);
         w.text(px, y + 16, svg::tick_label(t) + (minutes ? " min" : " s"), "middle", 11, label_colour);
     }
+}
+
+// A value on a chart whose axis stops at `top_value` (pixel `top`): a circle where it lies or, above
+// the axis, a triangle on the top edge with the value written beside it (left or right of the
+// mark, so two marks at one x stay readable). Every chart that caps its axis draws its points here,
+// so no value is ever drawn on the edge as if it were the axis' top. Returns whether it was off
+// the scale (the caller then shows the legend's "off the scale" note).
+struct PointStyle {
+    double radius = 5;
+    const char* fill = "#333";
+    const char* stroke = "#fff";
+    bool label_left = true;
+};
+inline bool plot_point(svg::Writer& w, double px, double value, const svg::Scale& y, double top_value, double top,
+                       const PointStyle& st, const std::string& tip, const std::string& unit) {
+    if (value <= top_value) {
+        w.circle(px, y(value), st.radius, st.fill, st.stroke, tip);
+        return false;
+    }
+    const char* c = std::string_view(st.fill) == "#fff" ? st.stroke : st.fill;  // a hollow point's colour is its ring
+    w.triangle(px, top, 6, c, "#fff", tip);
+    w.text(st.label_left ? px - 8 : px + 8, top + 16, num(value, 0) + unit, st.label_left ? "end" : "start", 10.5, c,
+           std::string("font-weight=\"600\" ") + halo);
+    return true;
+}
+
+// Baselines for the labels of two horizontal lines at pixel heights ya and yb (SVG y grows
+// downwards): the upper line's label sits above it and the lower line's below it, so neither
+// label lies on the other line however close the lines are.
+inline std::pair<double, double> line_label_baselines(double ya, double yb, double size) {
+    const double above = -5, below = size + 2;
+    return ya <= yb ? std::pair{ya + above, yb + below} : std::pair{ya + below, yb + above};
 }
 
 inline std::string step_tip(const StepAnalysis& s) {

@@ -31,7 +31,6 @@ std::string p95_chart(const RunAnalysis& a) {
     // at 4x the bound and points beyond it sit on the top edge with their value written.
     double ymax = std::max({vmax * 1.05, sla_ms * 1.15, a.knee.has_baseline ? a.knee.threshold_ms * 1.1 : 0.0});
     const double cap = std::max(sla_ms * 4, a.knee.has_baseline ? a.knee.threshold_ms * 2 : 0.0);
-    const bool clipped = ymax > cap;
     ymax = svg::nice_top(std::min(ymax, cap), 6);
     svg::Scale x{0, xmax + std::max(1.0, xmax * 0.06), L, W - R};
     svg::Scale y0{0, ymax, H - B, T};
@@ -56,13 +55,15 @@ std::string p95_chart(const RunAnalysis& a) {
     }
     w.text((L + W - R) / 2, H - 8, "sessions on the host", "middle", 12, label_colour);
 
-    // SLA and knee threshold.
+    // SLA and knee threshold: each label on the side of its line away from the other line.
+    const auto [sla_label_y, knee_label_y] =
+        line_label_baselines(y(sla_ms), a.knee.has_baseline ? y(a.knee.threshold_ms) : H, 11);
     w.line(L, y(sla_ms), W - R, y(sla_ms), fail_colour, 1.5, "6 4");
-    w.text(W - R - 4, y(sla_ms) - 5, "SLA p95 \u2264 " + num(sla_ms) + " ms", "end", 11, fail_colour,
+    w.text(W - R - 4, sla_label_y, "SLA p95 \u2264 " + num(sla_ms) + " ms", "end", 11, fail_colour,
            std::string("font-weight=\"600\" ") + halo);
     if (a.knee.has_baseline) {
         w.line(L, y(a.knee.threshold_ms), W - R, y(a.knee.threshold_ms), knee_colour, 1, "2 3");
-        w.text(W - R - 4, y(a.knee.threshold_ms) + 13,
+        w.text(W - R - 4, knee_label_y,
                "knee threshold " + num(a.knee.threshold_ms) + " ms (baseline +" + num(a.knee.margin_pct, 0) + " %)", "end",
                10.5, knee_colour, halo);
         if (a.knee.step) {
@@ -73,7 +74,10 @@ std::string p95_chart(const RunAnalysis& a) {
         }
     }
 
-    // Worst session, then the median over sessions, then the CI whiskers.
+    // Worst session, then the median over sessions, then the CI whiskers. A value above the axis
+    // is a triangle on the top edge with its value (plot_point); a whisker above it ends at the
+    // edge without a cap.
+    bool off_scale = false;
     std::vector<std::pair<double, double>> worst, med;
     for (auto* s : steps) {
         if (std::isfinite(s->verdict.p95_worst_ms) && !s->verdict.sessions.empty())
@@ -81,30 +85,28 @@ std::string p95_chart(const RunAnalysis& a) {
         if (std::isfinite(s->verdict.p95_median_ms)) med.push_back({x(s->target), y(s->verdict.p95_median_ms)});
     }
     w.polyline(worst, "#9e9e9e", 1.5, "4 3");
-    for (auto& p : worst) w.circle(p.first, p.second, 3, "#fff", "#9e9e9e");
+    for (auto* s : steps)
+        if (std::isfinite(s->verdict.p95_worst_ms) && !s->verdict.sessions.empty())
+            off_scale |= plot_point(w, x(s->target), s->verdict.p95_worst_ms, y0, ymax, T, {3, "#fff", "#9e9e9e", false},
+                                    std::to_string(s->target) + " sessions: worst session's p95 " +
+                                        num(s->verdict.p95_worst_ms) + " ms",
+                                    " ms");
     for (auto* s : steps)
         if (s->p95_ci.available()) {
             double px = x(s->target);
             w.line(px, y(s->p95_ci.lo), px, y(s->p95_ci.hi), blue, 1.5);
             w.line(px - 4, y(s->p95_ci.lo), px + 4, y(s->p95_ci.lo), blue, 1.5);
-            w.line(px - 4, y(s->p95_ci.hi), px + 4, y(s->p95_ci.hi), blue, 1.5);
+            if (s->p95_ci.hi <= ymax) w.line(px - 4, y(s->p95_ci.hi), px + 4, y(s->p95_ci.hi), blue, 1.5);
+            else off_scale = true;
         }
     w.polyline(med, blue, 2.5);
     for (auto* s : steps) {
         double v = s->verdict.p95_median_ms;
         if (!std::isfinite(v)) continue;
-        const char* c = s->verdict.pass ? pass_colour : fail_colour;
-        if (v <= ymax) {
-            w.circle(x(s->target), y(v), 5, c, "#fff", step_tip(*s));
-        } else {  // off the scale: a triangle on the top edge and the value beside it
-            double px = x(s->target), py = T;
-            w.raw("<path d=\"M" + svg::n(px) + " " + svg::n(py - 6) + "L" + svg::n(px + 6) + " " + svg::n(py + 5) + "L" +
-                  svg::n(px - 6) + " " + svg::n(py + 5) + "Z\" fill=\"" + c + "\" stroke=\"#fff\"><title>" +
-                  html_escape(step_tip(*s)) + "</title></path>");
-            w.text(px - 8, py + 16, num(v, 0) + " ms", "end", 10.5, c, std::string("font-weight=\"600\" ") + halo);
-        }
+        off_scale |= plot_point(w, x(s->target), v, y0, ymax, T,
+                                {5, s->verdict.pass ? pass_colour : fail_colour, "#fff", true}, step_tip(*s), " ms");
     }
-    if (clipped) w.text(W - R, T - 8, "\u25b2 = off the scale, value written beside it", "end", 10.5, label_colour);
+    if (off_scale) w.text(W - R, T - 8, "\u25b2 = off the scale, value written beside it", "end", 10.5, label_colour);
 
     // Legend.
     double lx = L;

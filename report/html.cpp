@@ -39,7 +39,7 @@ h2{font-size:18px;margin:28px 0 10px;padding-bottom:4px;border-bottom:2px solid 
 .card.knee{border-top-color:#e65100}
 .card.big .value{font-size:44px}
 .facts{background:#fff;border-radius:10px;padding:12px 16px;box-shadow:0 1px 3px #0000001f;font-size:13px}
-.facts div{margin:2px 0}.facts b{display:inline-block;min-width:110px;color:#37424d}
+.facts div{margin:2px 0}.facts b{display:inline-block;min-width:110px;margin-right:6px;color:#37424d}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:14px}
 figure{margin:0;background:#fff;border-radius:10px;padding:12px 12px 8px;box-shadow:0 1px 3px #0000001f}
 figure h3{margin:0 0 4px;font-size:15px}
@@ -204,11 +204,11 @@ std::string render_html(const RunAnalysis& a) {
     h += "</section>\n";
 
     h += "<div class=\"facts\">";
-    h += "<div><b>Max density</b>" + e(hl.density) + " \u2014 " + e(hl.density_rule) + ".</div>";
-    h += "<div><b>Service level</b>" + e(hl.sla) + ".</div>";
-    h += "<div><b>Host</b>" + e(hl.host) + "</div>";
-    for (const auto& d : hl.devices) h += "<div><b>Device</b>" + e(d) + "</div>";
-    h += "<div><b>Run</b>" + e(hl.status) + "; " + e(hl.measured) + "; database " + e(a.db_path) + "</div>";
+    h += "<div><b>Max density</b> " + e(hl.density) + " \u2014 " + e(hl.density_rule) + ".</div>";
+    h += "<div><b>Service level</b> " + e(hl.sla) + ".</div>";
+    h += "<div><b>Host</b> " + e(hl.host) + "</div>";
+    for (const auto& d : hl.devices) h += "<div><b>Device</b> " + e(d) + "</div>";
+    h += "<div><b>Run</b> " + e(hl.status) + "; " + e(hl.measured) + "; database " + e(a.db_path) + "</div>";
     h += "</div>\n";
 
     h += "<h2>Experience as sessions are added</h2><div class=\"grid2\">";

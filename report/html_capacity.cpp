@@ -30,20 +30,51 @@ void axes(svg::Writer& w, const Frame& f, const svg::Scale& x, const svg::Scale&
     w.text((f.L + f.W - f.R) / 2, f.H - 8, "sessions on the host", "middle", 12, label_colour);
 }
 
-// A fitted curve over [1, xmax]: solid over the measured range, dashed beyond it (extrapolation).
+// A fitted curve over [1, xmax]: solid over the measured range, dashed beyond it (extrapolation),
+// drawn only where it lies on the chart. Where it leaves the axis [0, ymax] it ends at the edge
+// (the crossing point interpolated) rather than running flat along it, which would read as a
+// prediction that the value stops growing.
 template <class Y, class F>
 void curve(svg::Writer& w, const svg::Scale& x, const Y& y, double ymax, double xmeas, double xmax, F fn,
            const char* colour) {
-    std::vector<std::pair<double, double>> in, out;
+    std::vector<std::pair<double, double>> piece;
+    bool piece_dashed = false;
+    auto flush = [&] {
+        if (piece.size() >= 2) w.polyline(piece, colour, piece_dashed ? 2 : 2.2, piece_dashed ? "5 4" : "");
+        piece.clear();
+    };
+    auto on_chart = [&](double v) { return std::isfinite(v) && v >= 0 && v <= ymax; };
     const int n = 120;
+    double ps = 0, pv = NAN;
     for (int i = 0; i <= n; ++i) {
-        double s = 1 + (xmax - 1) * i / n;
-        double v = std::min(fn(s), ymax);
-        (s <= xmeas ? in : out).push_back({x(s), y(v)});
+        const double s = 1 + (xmax - 1) * i / n, v = fn(s);
+        const bool dashed = s > xmeas, in = on_chart(v), was_in = on_chart(pv);
+        if (i > 0 && in != was_in && std::isfinite(v) && std::isfinite(pv)) {
+            const double outside = was_in ? v : pv, edge = outside > ymax ? ymax : 0;
+            const double se = ps + (edge - pv) / (v - pv) * (s - ps);
+            if (was_in) {
+                piece.push_back({x(se), y(edge)});
+                flush();
+            } else {
+                piece_dashed = se > xmeas;
+                piece.push_back({x(se), y(edge)});
+            }
+        }
+        if (in) {
+            if (piece.empty()) piece_dashed = dashed;
+            if (dashed != piece_dashed) {  // the measured range ends here: the dashed part starts where the solid one ends
+                const auto last = piece.back();
+                flush();
+                piece_dashed = dashed;
+                piece.push_back(last);
+            }
+            piece.push_back({x(s), y(v)});
+        } else if (!std::isfinite(v)) {
+            flush();
+        }
+        ps = s, pv = v;
     }
-    if (!in.empty() && !out.empty()) out.insert(out.begin(), in.back());
-    w.polyline(in, colour, 2.2);
-    w.polyline(out, colour, 2, "5 4");
+    flush();
 }
 
 }  // namespace
@@ -127,9 +158,9 @@ std::string bottleneck_html(const RunAnalysis& a) {
     if (!a.bottleneck_step) return h + "<div class=\"facts\">No measured step: nothing to attribute.</div>\n";
     const auto& top = a.steps[*a.bottleneck_step].attribution;
     h += "<div class=\"banner warn\">" + e(top.headline) + ".</div>";
-    h += "<div class=\"facts\"><div><b>Frames</b>" + e(top.frames_text) + "</div>";
-    for (const auto& c : top.context) h += "<div><b>Context</b>" + e(c) + "</div>";
-    for (const auto& n : top.not_judged) h += "<div><b>Not judged</b>" + e(n.name) + ": " + e(n.why) + "</div>";
+    h += "<div class=\"facts\"><div><b>Frames</b> " + e(top.frames_text) + "</div>";
+    for (const auto& c : top.context) h += "<div><b>Context</b> " + e(c) + "</div>";
+    for (const auto& n : top.not_judged) h += "<div><b>Not judged</b> " + e(n.name) + ": " + e(n.why) + "</div>";
     h += "</div>\n<table><thead><tr><th>sessions</th><th class=\"l\">binding resource</th><th class=\"l\">next</th>"
          "<th class=\"l\">frames</th></tr></thead><tbody>";
     for (const auto& s : a.steps) {
@@ -167,7 +198,7 @@ std::string search_text(const RunAnalysis& a) {
 std::string search_html(const RunAnalysis& a) {
     const SearchReport& r = a.search;
     if (!r.adaptive) return "";
-    std::string h = "<h2>Adaptive search</h2><div class=\"facts\"><div><b>Answer</b>" + e(search_text(a)) + ".</div></div>";
+    std::string h = "<h2>Adaptive search</h2><div class=\"facts\"><div><b>Answer</b> " + e(search_text(a)) + ".</div></div>";
     h += "<table><thead><tr><th>probe</th><th>sessions</th><th class=\"l\">why</th><th>windows</th>"
          "<th>SLA load<div class=\"muted\">mean (95 % CI)</div></th><th class=\"l\">verdict</th><th>time s</th></tr></thead><tbody>";
     for (size_t i = 0; i < r.probes.size(); ++i) {
@@ -186,9 +217,9 @@ std::string search_html(const RunAnalysis& a) {
 
 std::string capacity_html(const RunAnalysis& a, const CapacityAnalysis& c) {
     std::string h = "<h2>Capacity model</h2><div class=\"facts\">";
-    h += "<div><b>Throughput</b>" + e(usl_text(c)) + ".</div>";
-    h += "<div><b>SLA crossing</b>" + e(crossing_text(c)) + ".</div>";
-    h += "<div><b>Measured</b>max density " + std::to_string(a.max_density) + " (every step up to it passed)" +
+    h += "<div><b>Throughput</b> " + e(usl_text(c)) + ".</div>";
+    h += "<div><b>SLA crossing</b> " + e(crossing_text(c)) + ".</div>";
+    h += "<div><b>Measured</b> max density " + std::to_string(a.max_density) + " (every step up to it passed)" +
          (c.crossing.predicted_max ? "; the fit predicts " + std::to_string(*c.crossing.predicted_max) : std::string()) +
          ".</div></div>\n<div class=\"grid2\">";
     h += "<figure><h3>Delivered FPS vs sessions: measured and USL fit</h3>" + usl_chart(c) +
@@ -202,24 +233,24 @@ std::string capacity_html(const RunAnalysis& a, const CapacityAnalysis& c) {
 
     h += "<h2>Cost and sizing</h2><div class=\"facts\">";
     if (c.cost.empty()) {
-        h += "<div><b>Cost</b>not computed: the plan has no [cost] host_per_hour.</div>";
+        h += "<div><b>Cost</b> not computed: the plan has no [cost] host_per_hour.</div>";
     } else {
         for (const auto& l : c.cost)
-            h += "<div><b>Cost " + e(l.scope) + "</b>" + num(l.per_hour, 2) + " " + e(c.currency) + " per hour / " +
+            h += "<div><b>Cost " + e(l.scope) + "</b> " + num(l.per_hour, 2) + " " + e(c.currency) + " per hour / " +
                  std::to_string(l.users) + " users = " +
                  (l.per_user_hour ? "<b>" + num(*l.per_user_hour, 3) + " " + e(c.currency) + " per user-hour</b>"
                                   : std::string("n/a")) +
                  "</div>";
-        if (!c.cost_note.empty()) h += "<div><b>Note</b>" + e(c.cost_note) + "</div>";
+        if (!c.cost_note.empty()) h += "<div><b>Note</b> " + e(c.cost_note) + "</div>";
     }
     if (!c.tiers.empty()) {
         std::string t;
         for (const auto& tier : c.tiers)
             t += (t.empty() ? "" : ", ") + tier.name + " " + std::to_string(tier.users) + " (" + std::to_string(tier.users_per_vcpu) + "/vCPU)";
-        h += "<div><b>Sizing guidance</b>Microsoft's multi-session tiers for " + std::to_string(c.vcpus) + " vCPUs: " + e(t) +
+        h += "<div><b>Sizing guidance</b> Microsoft's multi-session tiers for " + std::to_string(c.vcpus) + " vCPUs: " + e(t) +
              " users; measured here: " + std::to_string(a.max_density) + " CAD sessions.</div>";
     }
-    if (!c.sizing_note.empty()) h += "<div><b>Note</b>" + e(c.sizing_note) + ".</div>";
+    if (!c.sizing_note.empty()) h += "<div><b>Note</b> " + e(c.sizing_note) + ".</div>";
     h += "</div>\n";
     return h;
 }

@@ -105,12 +105,12 @@ std::string pool_html(const RunAnalysis& a) {
     std::string h = "<h2 id=\"pool\">Pool of " + std::to_string(p.hosts.size()) + " hosts</h2>\n";
     for (const auto& l : lost_texts(a)) h += "<div class=\"banner warn\">\u26a0 " + e(l) + "</div>\n";
     h += "<div class=\"facts\">";
-    h += "<div><b>Pool verdict</b>a step passes when every host passed it; max density " + std::to_string(a.max_density) +
+    h += "<div><b>Pool verdict</b> a step passes when every host passed it; max density " + std::to_string(a.max_density) +
          " sessions in the pool.</div>";
-    h += "<div><b>Failed first</b>" + e(first_failure_text(a)) + ".</div>";
-    h += "<div><b>Fairness</b>" + e(fairness_text(a)) + ".</div>";
-    h += "<div><b>Window skew</b>" + e(skew_text(a)) + ".</div>";
-    if (!p.scaling.empty()) h += "<div><b>Scaling</b>" + e(scaling_text(a)) + ".</div>";
+    h += "<div><b>Failed first</b> " + e(first_failure_text(a)) + ".</div>";
+    h += "<div><b>Fairness</b> " + e(fairness_text(a)) + ".</div>";
+    h += "<div><b>Window skew</b> " + e(skew_text(a)) + ".</div>";
+    if (!p.scaling.empty()) h += "<div><b>Scaling</b> " + e(scaling_text(a)) + ".</div>";
     h += "</div>\n";
 
     h += "<table class=\"hosts\"><thead><tr><th class=\"l\">host</th><th>rank</th><th class=\"l\">role</th>"

@@ -95,6 +95,13 @@ void Writer::cross(double cx, double cy, double r, std::string_view stroke, doub
     out_ += tip.empty() ? "/>" : ">" + tip_of(tip) + "</path>";
 }
 
+void Writer::triangle(double cx, double cy, double r, std::string_view fill, std::string_view stroke,
+                      std::string_view tip) {
+    out_ += "<path d=\"M" + n(cx) + " " + n(cy - r) + "L" + n(cx + r) + " " + n(cy + r * 0.85) + "L" + n(cx - r) + " " +
+            n(cy + r * 0.85) + "Z\"" + attr("fill", fill) + attr("stroke", stroke);
+    out_ += tip.empty() ? "/>" : ">" + tip_of(tip) + "</path>";
+}
+
 void Writer::text(double x, double y, std::string_view s, std::string_view anchor, double size, std::string_view fill,
                   std::string_view extra) {
     out_ += "<text x=\"" + n(x) + "\" y=\"" + n(y) + "\"" + attr("text-anchor", anchor) + " font-size=\"" + n(size) +

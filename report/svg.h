@@ -35,6 +35,9 @@ public:
     void circle(double cx, double cy, double r, std::string_view fill, std::string_view stroke = {},
                 std::string_view tip = {});
     void cross(double cx, double cy, double r, std::string_view stroke, double width = 2, std::string_view tip = {});
+    // An upward triangle centred on (cx, cy): the charts' mark for a value above the axis.
+    void triangle(double cx, double cy, double r, std::string_view fill, std::string_view stroke = {},
+                  std::string_view tip = {});
     void text(double x, double y, std::string_view s, std::string_view anchor = "start", double size = 12,
               std::string_view fill = "#333", std::string_view extra = {});
     void raw(std::string_view s) { out_ += s; }

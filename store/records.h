@@ -186,4 +186,11 @@ struct EventRow {
     std::string host;               // "": the file writer's own host, or run-wide
 };
 
+// The detail of a 'step-verdict' event: "step N (T sessions): pass" or "...: fail: REASON". One
+// rule for the writer and every reader that colours the event (the monitor), so a reader never
+// guesses a verdict from a time stamp or from words elsewhere in the text.
+std::string step_verdict_detail(uint32_t step_no, uint32_t sessions, bool pass, const std::string& reason);
+// The verdict a step_verdict_detail() text states; nullopt for any other text.
+std::optional<bool> step_verdict_passed(std::string_view detail);
+
 }  // namespace seatmark::store

@@ -126,7 +126,8 @@ inline void write_synthetic_db(const std::string& path, const std::string& host 
         v.p95_worst_ms = pass ? 16.7 : 40.0;
         if (!pass) v.reasons = {r.detail};
         w.add_verdict(v);
-        w.add_event({synth_t(we + 0.5), std::nullopt, "step-verdict", pass ? "pass" : "fail: p95"});
+        w.add_event({synth_t(we + 0.5), std::nullopt, "step-verdict",
+                     store::step_verdict_detail(uint32_t(idx + 1), uint32_t(target), pass, r.detail)});
     };
     step(0, 1, 0, 4, 9, true, 1000 / 16.7);
     step(1, 3, 10, 14, 19.5, false, 1000 / 40.0);

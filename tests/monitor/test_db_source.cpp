@@ -195,3 +195,39 @@ TEST_CASE("a merged pool database: sessions carry their host, the hosts are list
     for (size_t i : groups[1].sessions) CHECK(s.sessions[i].host == "h1");
     CHECK(s.host_cpu_pct == doctest::Approx(64));  // rank 0's own host (both hosts sample alike here)
 }
+
+TEST_CASE("a pool's events name their host, and a failed step's verdict event is red whenever it was judged") {
+    // Issue 29: a failing pool step-verdict row was green (the monitor matched it to a verdict row
+    // by time stamp, and the pool votes later than a host's row), and pool events had no host.
+    TempDir dir;
+    write_synthetic_db(dir.file("h0.db"), "h0", 0, "pool-e");
+    write_synthetic_db(dir.file("h1.db"), "h1", 1, "pool-e");
+    for (const char* f : {"h0.db", "h1.db"}) {
+        store::Db db(dir.file(f), SQLITE_OPEN_READWRITE);
+        db.exec("UPDATE events SET t_ns = t_ns + 700000000 WHERE kind = 'step-verdict'", "moving the pool's votes");
+    }
+    store::merge_databases(dir.file("pool.db"), {dir.file("h0.db"), dir.file("h1.db")});
+    DbSource src(dir.file("pool.db"));
+    src.set_time(src.run_seconds());
+    const auto d = src.snapshot();
+    size_t verdicts = 0, failed = 0, crashes_named = 0;
+    for (const auto& e : d->events) {
+        if (e.kind == "step-verdict") {
+            ++verdicts;
+            // synthetic_db: step 1 passes, step 2 (3 sessions) fails on every host.
+            const bool step2 = e.text.find("step 2 (3 sessions): fail") != std::string::npos;
+            CHECK(e.bad == step2);
+            CHECK(e.cls == (step2 ? EventClass::step_fail : EventClass::step_pass));
+            failed += step2;
+        }
+        if (e.kind == "session-crash") {
+            CHECK(e.cls == EventClass::session_failure);
+            // The merge renumbers h1's sessions after h0's: the host tells them apart.
+            crashes_named += e.text.starts_with("h0: session ") || e.text.starts_with("h1: session ");
+        }
+    }
+    CHECK(verdicts == 4);
+    CHECK(failed == 2);
+    CHECK(crashes_named == 2);
+    CHECK(events_summary(d->events).find("2 failed steps, 2 session failures") != std::string::npos);
+}

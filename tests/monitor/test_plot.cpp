@@ -34,6 +34,14 @@ TEST_CASE("min/max buckets keep a single spike at any zoom") {
     auto b = bucketize(xs.data(), 3, [](size_t i) { return i == 1 ? NAN : 5.0; }, 0, 3, 3);
     CHECK(b[1].empty);
     CHECK(b[0].min == 5.0f);
+    // The bucket after a break knows it, so the trace is not joined across the gap.
+    CHECK_FALSE(b[0].gap_before);
+    CHECK(b[2].gap_before);
+    // A break and the next value in one bucket: that bucket starts after the gap, the next does not.
+    std::vector<double> xs2 = {0, 1.2, 1.5, 2.5};
+    auto b2 = bucketize(xs2.data(), 4, [](size_t i) { return i == 1 ? NAN : 5.0; }, 0, 3, 3);
+    CHECK(b2[1].gap_before);
+    CHECK_FALSE(b2[2].gap_before);
 }
 
 TEST_CASE("axis ceilings are round numbers") {
@@ -79,6 +87,46 @@ TEST_CASE("events read as one line each, failures marked") {
     CHECK(l.text.find("step 2 (4 sessions): PASS") == 0);
     CHECK(is_failure_state("hang"));
     CHECK_FALSE(is_failure_state("ok"));
+}
+
+TEST_CASE("the event log counts failed steps, session failures and faults each by name") {
+    // Issue 29: "Events 22, 4 failures" when no session had failed (the failures were the ramp's
+    // failing steps).
+    std::vector<EventLine> ev(22);
+    CHECK(events_summary(ev) == "22");
+    ev[3].cls = ev[9].cls = EventClass::step_fail;
+    ev[4].cls = EventClass::step_pass;
+    CHECK(events_summary(ev) == "22: 2 failed steps");
+    ev[5].cls = EventClass::session_failure;
+    ev[6].cls = EventClass::fault;
+    CHECK(events_summary(ev) == "22: 2 failed steps, 1 session failure, 1 fault");
+
+    core::LiveEvent e;
+    e.data = core::StepVerdictEvent{3, 6, false, 20.0, 60.0, "p95 60 ms > 33.3 ms"};
+    CHECK(describe_event(e, 0).cls == EventClass::step_fail);
+    e.data = core::StepVerdictEvent{2, 4, true, 58.2, 19.5, ""};
+    CHECK(describe_event(e, 0).cls == EventClass::step_pass);
+    e.data = core::SessionEndEvent{1, "ok", false, ""};
+    CHECK(describe_event(e, 0).cls == EventClass::info);
+    e.data = core::SessionEndEvent{1, "hang", true, ""};
+    CHECK(describe_event(e, 0).cls == EventClass::session_failure);
+    e.data = core::RunEndEvent{"aborted", ""};
+    CHECK(describe_event(e, 0).cls == EventClass::fault);
+}
+
+TEST_CASE("max density so far: 0 is never shown as good") {
+    core::LiveState s;
+    CHECK(max_density_tone(s) == Tone::neutral);  // nothing judged yet
+    s.finished_steps.push_back({});
+    s.finished_steps.back().pass = false;
+    s.max_density_so_far = 0;
+    CHECK(max_density_tone(s) == Tone::bad);  // judged, none passed
+    s.finished_steps.front().pass = true;
+    s.max_density_so_far = 2;
+    CHECK(max_density_tone(s) == Tone::good);
+    s.finished_steps.push_back({});
+    s.finished_steps.back().pass = false;
+    CHECK(max_density_tone(s) == Tone::warn);  // the ramp found its limit above 2
 }
 
 TEST_CASE("monitor URLs") {
