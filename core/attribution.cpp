@@ -132,9 +132,18 @@ Attribution attribute(const StepResources& r) {
                       r.session_cpu_max_pct.value_or(*r.session_cpu_mean_pct));
         std::string t = b;
         if (r.cpu_count > 0 && *r.session_cpu_mean_pct > 0) {
-            std::snprintf(b, sizeof b, ": the CPU has room for about %.0f such sessions",
-                          r.cpu_count * 100.0 / *r.session_cpu_mean_pct);
+            const double room = r.cpu_count * 100.0 / *r.session_cpu_mean_pct;
+            std::snprintf(b, sizeof b, ": the CPU has room for about %.0f such sessions", room);
             t += b;
+            // The estimate beside a step that failed with fewer sessions must say what it implies
+            // (issue 29: "room for about 5" next to a measured max density of 0).
+            if (std::floor(room) > double(r.sessions)) {
+                std::snprintf(b, sizeof b,
+                              ", more than the %u that ran in this step: the sessions' own CPU time was not "
+                              "the limit here",
+                              r.sessions);
+                t += b;
+            }
         }
         a.context.push_back(t);
     } else {

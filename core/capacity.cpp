@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <cstdio>
 #include <set>
+#include <string>
 
 #include <Eigen/Dense>
 #include <unsupported/Eigen/NonLinearOptimization>
@@ -95,9 +97,37 @@ std::optional<double> UslFit::peak_sessions() const {
     return std::sqrt((1 - sigma) / kappa);
 }
 
+namespace {
+
+// Why delivered FPS cannot stand for throughput here, or "" when it can: per-session FPS the
+// same (within demand_limited_spread) at every measured count.
+std::string demand_limited(std::span<const CapacityPoint> pts) {
+    std::vector<double> per;
+    std::set<double> counts;
+    for (const auto& p : pts)
+        if (std::isfinite(p.per_session) && p.per_session > 0) per.push_back(p.per_session), counts.insert(p.sessions);
+    if (counts.size() < 3) return "";
+    std::sort(per.begin(), per.end());
+    const double med = per[per.size() / 2], lo = per.front(), hi = per.back();
+    if ((hi - lo) / med > demand_limited_spread) return "";
+    char b[400];
+    std::snprintf(b, sizeof b,
+                  "per-session FPS stayed at %.1f (%.1f to %.1f) at every measured count from %.0f to %.0f sessions: the "
+                  "sessions got every frame they asked for (a frame cap or a fixed demand), so delivered FPS is their "
+                  "demand, not what the host can deliver, and says nothing about where it saturates",
+                  med, lo, hi, *counts.begin(), *counts.rbegin());
+    return b;
+}
+
+}  // namespace
+
 UslFit fit_usl(std::span<const CapacityPoint> pts) {
     UslFit best;
     best.points = int(pts.size());
+    if (std::string why = demand_limited(pts); !why.empty()) {
+        best.why = why;
+        return best;
+    }
     if (distinct_sessions(pts) < 3) {
         best.why = "needs at least 3 measured session counts";
         return best;
@@ -192,11 +222,37 @@ CrossingPrediction predict_crossing(std::span<const CapacityPoint> pts, double b
         p.why = p.fit.why;
         return p;
     }
-    p.ok = true;
     p.measured_min = p.measured_max = good.front().sessions;
+    double lo = good.front().value, hi = lo, mean = 0;
     for (const auto& q : good) {
         p.measured_min = std::min(p.measured_min, q.sessions);
         p.measured_max = std::max(p.measured_max, q.sessions);
+        lo = std::min(lo, q.value), hi = std::max(hi, q.value), mean += q.value / double(good.size());
+    }
+    // Claims only from a fit that explains the data, over data that moved (issue 29: a flat
+    // series gave "R² 0.000" with a crossing and an interval "1.0-1.0").
+    char b[320];
+    if (mean <= 0 || (hi - lo) / mean < min_relative_spread) {
+        std::snprintf(b, sizeof b,
+                      "the worst p95 stayed between %.1f and %.1f from %.0f to %.0f sessions: not enough variation to fit "
+                      "a trend, so no crossing is predicted",
+                      lo, hi, p.measured_min, p.measured_max);
+        p.why = b;
+        return p;
+    }
+    if (p.fit.r2 < min_fit_r2) {
+        std::snprintf(b, sizeof b,
+                      "the fit explains little of the variation (R\u00b2 %.3f over %d windows, below %.1f): no crossing is "
+                      "predicted from it",
+                      p.fit.r2, p.fit.points, min_fit_r2);
+        p.why = b;
+        return p;
+    }
+    p.ok = true;
+    if (p.fit.predict(1) >= bound) {
+        p.above_at_one = true;
+        p.predicted_max = 0u;
+        return p;  // no crossing to bootstrap
     }
     p.crossing = p.fit.crossing(bound);
     if (p.crossing) {

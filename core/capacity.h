@@ -17,6 +17,7 @@
 // where p95(N) reaches the bound; its 95 % interval comes from a bootstrap over windows (each
 // window is one (sessions, figure) case, resampled with replacement, refitted).
 // A crossing outside the measured session counts is an extrapolation and says so.
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -28,7 +29,19 @@ namespace seatmark::core {
 struct CapacityPoint {
     double sessions = 0;
     double value = 0;  // delivered FPS (USL) or worst-session p95 ms (p95 fit)
+    // USL points: the window's median per-session FPS (NaN: not given). Sessions that keep the
+    // same FPS at every count got every frame they asked for (a frame cap or fixed demand): their
+    // sum is demand, not what the host can deliver, and the USL is not fitted to it.
+    double per_session = NAN;
 };
+
+// What the data must show before a fit's claims are made (issue 29: claims only what the data
+// supports). A p95 fit whose R^2 is below min_fit_r2, or data whose worst p95 spans less than
+// min_relative_spread of its mean, predicts no crossing; per-session FPS within
+// demand_limited_spread of its median at every count is demand, not throughput.
+inline constexpr double min_fit_r2 = 0.5;
+inline constexpr double min_relative_spread = 0.05;
+inline constexpr double demand_limited_spread = 0.03;
 
 struct UslFit {
     bool ok = false;
@@ -73,6 +86,9 @@ struct CrossingPrediction {
     int resamples = 0, resamples_used = 0;
     double measured_min = 0, measured_max = 0;  // session counts measured
     bool extrapolated = false;  // the crossing lies outside [measured_min, measured_max]
+    // The fit is at or above the bound already at one session: nothing to cross (crossing is
+    // nullopt, predicted_max 0), and no marker belongs on the bound line.
+    bool above_at_one = false;
 };
 
 struct BootstrapOptions {

@@ -51,6 +51,9 @@ json capacity_json(const RunAnalysis& a, const CapacityAnalysis& c) {
         cr["resamples"] = p.resamples_used;
         cr["extrapolated"] = p.extrapolated;
         cr["measured_sessions"] = {jnum(p.measured_min), jnum(p.measured_max)};
+        cr["above_bound_at_one_session"] = p.above_at_one;
+        const std::string d = density_agreement(a, c);
+        cr["why_measured_differs"] = d.empty() ? json(nullptr) : json(d);
     }
     j["sla_crossing"] = cr;
     json cost = json::array();

@@ -1,8 +1,10 @@
 #include "report/capacity_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <vector>
 
 #include "report/format.h"
 
@@ -27,14 +29,19 @@ void points(const RunAnalysis& a, CapacityAnalysis& c) {
         if (!s.measured) continue;
         for (const auto& w : s.windows) {
             double fps = 0, worst = NAN;
+            std::vector<double> per;
             for (const auto& f : w.verdict.sessions) {
                 if (f.summary.frames == 0 || !std::isfinite(f.summary.p95_ms)) continue;
                 fps += f.summary.fps;
+                per.push_back(f.summary.fps);
                 double v = f.summary.p95_ms;
                 if (c.p95_relative) v = 100 * v / a.sla_for(f.profile).p95_interval_ms;
                 worst = std::isnan(worst) ? v : std::max(worst, v);
             }
-            if (fps > 0) c.fps_points.push_back({double(s.target), fps});
+            if (fps > 0) {
+                std::nth_element(per.begin(), per.begin() + long(per.size() / 2), per.end());
+                c.fps_points.push_back({double(s.target), fps, per[per.size() / 2]});
+            }
             if (std::isfinite(worst)) c.p95_points.push_back({double(s.target), worst});
         }
     }
@@ -105,6 +112,9 @@ std::string crossing_text(const CapacityAnalysis& c) {
     const std::string unit = c.p95_relative ? " %" : " ms";
     std::string t = "p95 fit a + b(N-1) + cN(N-1): a " + num(p.fit.a, 2) + ", b " + num(p.fit.b, 3) + ", c " +
                     num(p.fit.c, 4) + " (R\u00b2 " + num(p.fit.r2, 3) + "); ";
+    if (p.above_at_one)
+        return t + "it is at or above the bound of " + num(p.bound_ms, 1) + unit +
+               " already at 1 session: nothing to cross, predicted max density 0";
     if (!p.crossing) return t + "it never reaches the bound of " + num(p.bound_ms, 1) + unit + " (flat): no crossing predicted";
     t += "the bound of " + num(p.bound_ms, 1) + unit + " is crossed at " + num(*p.crossing, 1) + " sessions";
     if (p.ci_available)
@@ -116,6 +126,29 @@ std::string crossing_text(const CapacityAnalysis& c) {
     if (p.extrapolated)
         t += "; EXTRAPOLATION: outside the measured " + num(p.measured_min, 0) + "\u2013" + num(p.measured_max, 0) + " sessions";
     return t;
+}
+
+std::string density_agreement(const RunAnalysis& a, const CapacityAnalysis& c) {
+    const auto& p = c.crossing;
+    if (!p.ok || !p.predicted_max) return "";
+    const uint32_t predicted = *p.predicted_max, measured = a.max_density;
+    if (predicted + 1 >= measured && predicted <= measured + 1) return "";
+    const std::string t =
+        "the fit predicts " + std::to_string(predicted) + " but the run measured " + std::to_string(measured) + ": ";
+    // The first step that failed, when its failure is not the p95 the fit follows.
+    for (const auto& s : a.steps) {
+        if (!s.measured || s.verdict.pass) continue;
+        const std::string why = s.verdict.reasons.empty() ? std::string("?") : s.verdict.reasons.front();
+        const bool p95_held = !c.p95_relative && std::isfinite(s.verdict.p95_worst_ms) && s.verdict.p95_worst_ms <= p.bound_ms;
+        if (predicted > measured && p95_held)
+            return t + "the fit follows the worst p95 only, and step " + std::to_string(s.idx + 1) + " (" +
+                   std::to_string(s.target) + " sessions) failed on something else (" + why + ")";
+        break;
+    }
+    if (p.extrapolated)
+        return t + "the fit's crossing lies outside the measured " + num(p.measured_min, 0) + "\u2013" +
+               num(p.measured_max, 0) + " sessions, an extrapolation; the measured figure stands";
+    return t + "the fit smooths over every window while each step is judged on its own; the measured figure stands";
 }
 
 }  // namespace seatmark::report

@@ -47,5 +47,9 @@ CapacityAnalysis model_capacity(const RunAnalysis& a);
 // One sentence each, for every renderer.
 std::string usl_text(const CapacityAnalysis& c);
 std::string crossing_text(const CapacityAnalysis& c);
+// Why the fit's predicted max density and the measured one differ by more than one session
+// (e.g. a step failed on FPS or a crash, which the p95 fit does not follow); "" when they agree
+// or nothing was predicted.
+std::string density_agreement(const RunAnalysis& a, const CapacityAnalysis& c);
 
 }  // namespace seatmark::report

@@ -221,7 +221,9 @@ std::string capacity_html(const RunAnalysis& a, const CapacityAnalysis& c) {
     h += "<div><b>SLA crossing</b> " + e(crossing_text(c)) + ".</div>";
     h += "<div><b>Measured</b> max density " + std::to_string(a.max_density) + " (every step up to it passed)" +
          (c.crossing.predicted_max ? "; the fit predicts " + std::to_string(*c.crossing.predicted_max) : std::string()) +
-         ".</div></div>\n<div class=\"grid2\">";
+         ".</div>";
+    if (const std::string d = density_agreement(a, c); !d.empty()) h += "<div><b>Why they differ</b> " + e(d) + ".</div>";
+    h += "</div>\n<div class=\"grid2\">";
     h += "<figure><h3>Delivered FPS vs sessions: measured and USL fit</h3>" + usl_chart(c) +
          "<figcaption>Sum of the sessions' FPS per measurement window (dots) and the Universal Scalability Law "
          "X(N) = \u03bbN / (1 + \u03c3(N\u22121) + \u03baN(N\u22121)) fitted to them (Levenberg-Marquardt). \u03c3: contention, "

@@ -100,6 +100,7 @@ std::string render_markdown(const RunAnalysis& a) {
     }
     const CapacityAnalysis cap = model_capacity(a);
     m += "\n## Capacity model\n\n- " + text(usl_text(cap)) + "\n- " + text(crossing_text(cap)) + "\n";
+    if (const std::string d = density_agreement(a, cap); !d.empty()) m += "- Measured and predicted differ: " + text(d) + "\n";
     for (const auto& l : cap.cost)
         m += "- Cost " + text(l.scope) + ": " + num(l.per_hour, 2) + " " + text(cap.currency) + "/h / " +
              std::to_string(l.users) + " users = " +

@@ -116,3 +116,19 @@ TEST_CASE("frames that mostly wait are neither CPU- nor GPU-bound") {
     r.gpu_ms = 3;
     CHECK(attribute(r).frames == FrameBound::cpu);
 }
+
+TEST_CASE("the CPU's room estimate says when it exceeds the sessions that ran") {
+    // Issue 29: "the CPU has room for about 4 such sessions" beside 1 session that failed.
+    StepResources r = gpu_host();
+    r.sessions = 1;
+    r.cpu_count = 2;
+    r.session_cpu_mean_pct = 46;
+    std::string room;
+    for (const auto& c : attribute(r).context)
+        if (c.find("room for") != std::string::npos) room = c;
+    CHECK(room == "per-session CPU 46 % of one core (busiest session 46 %): the CPU has room for about 4 such sessions, "
+                  "more than the 1 that ran in this step: the sessions' own CPU time was not the limit here");
+    r.sessions = 5;  // 4.3 sessions' worth of CPU, 5 ran: consistent, nothing added
+    for (const auto& c : attribute(r).context)
+        if (c.find("room for") != std::string::npos) CHECK(c.ends_with("room for about 4 such sessions"));
+}

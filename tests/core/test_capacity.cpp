@@ -81,13 +81,57 @@ TEST_CASE("the p95 fit recovers its parameters and the exact SLA crossing") {
     // A crossing inside the measured range is not an extrapolation.
     pts.push_back({20, p95(20)});
     CHECK_FALSE(predict_crossing(pts, 33.3).extrapolated);
-    // Flat: never crosses; already above at one session: 0.
-    std::vector<CapacityPoint> flat = {{1, 10}, {2, 10}, {4, 10}};
-    CrossingPrediction pf = predict_crossing(flat, 33.3);
-    REQUIRE(pf.ok);
-    CHECK_FALSE(pf.crossing);
-    std::vector<CapacityPoint> high = {{1, 40}, {2, 45}, {4, 50}};
-    CHECK(predict_crossing(high, 33.3).predicted_max == 0u);
+    // Rising slowly, far below the bound: never crosses within reach.
+    std::vector<CapacityPoint> slow = {{1, 10}, {2, 10.5}, {4, 11.5}, {8, 13.5}};
+    CrossingPrediction ps = predict_crossing(slow, 1000);
+    REQUIRE(ps.ok);
+    CHECK(ps.extrapolated);
+}
+
+TEST_CASE("the p95 fit claims only what its data supports") {
+    // Issue 29: a flat series gave R² 0.000 with a crossing and a 95 % interval "1.0-1.0".
+    SUBCASE("no variation: no trend, no crossing, and the reason") {
+        std::vector<CapacityPoint> flat = {{1, 53}, {2, 53.2}, {4, 52.9}, {4, 53.1}};
+        CrossingPrediction p = predict_crossing(flat, 33.3);
+        CHECK_FALSE(p.ok);
+        CHECK_FALSE(p.crossing);
+        CHECK_FALSE(p.ci_available);
+        CHECK(p.why.find("not enough variation") != std::string::npos);
+        CHECK(p.why.find("between 52.9 and 53.2 from 1 to 4 sessions") != std::string::npos);
+    }
+    SUBCASE("a fit that explains little: no crossing") {
+        // Values that move (spread 40 % of the mean) with no relation to the session count.
+        std::vector<CapacityPoint> noise = {{1, 30}, {1, 20}, {2, 20}, {2, 30}, {4, 30}, {4, 20}, {6, 25}, {6, 25}};
+        CrossingPrediction p = predict_crossing(noise, 33.3);
+        REQUIRE(p.fit.ok);
+        CHECK(p.fit.r2 < min_fit_r2);
+        CHECK_FALSE(p.ok);
+        CHECK(p.why.find("explains little") != std::string::npos);
+    }
+    SUBCASE("above the bound already at one session: predicted max 0, no crossing to draw") {
+        std::vector<CapacityPoint> high = {{1, 40}, {2, 45}, {4, 50}};
+        CrossingPrediction p = predict_crossing(high, 33.3);
+        REQUIRE(p.ok);
+        CHECK(p.above_at_one);
+        CHECK_FALSE(p.crossing);
+        CHECK(p.predicted_max == 0u);
+        CHECK_FALSE(p.ci_available);
+    }
+}
+
+TEST_CASE("the USL is not fitted to FPS the sessions asked for (frame-capped or fixed demand)") {
+    // Issue 29: "contention sigma 0, R² 0.990" on a saturated host whose sessions ran at their
+    // 60 Hz cap, extrapolated to 250 FPS. Per-session FPS the same at every count is demand.
+    std::vector<CapacityPoint> capped;
+    for (double n : {1, 2, 3, 4}) capped.push_back({n, 60 * n, 60 - 0.3 * (n - 1)});
+    UslFit f = fit_usl(capped);
+    CHECK_FALSE(f.ok);
+    CHECK(f.why.find("demand") != std::string::npos);
+    CHECK(f.why.find("from 1 to 4 sessions") != std::string::npos);
+    // The same totals with per-session FPS falling 10 % per session: throughput, fitted.
+    std::vector<CapacityPoint> falling;
+    for (double n : {1, 2, 3, 4}) falling.push_back({n, 60 * n * (1 - 0.1 * (n - 1)), 60 * (1 - 0.1 * (n - 1))});
+    CHECK(fit_usl(falling).ok);
 }
 
 TEST_CASE("the bootstrap interval over windows covers the true crossing in noisy simulations") {

@@ -90,3 +90,32 @@ TEST_CASE("without [cost] the report says so, and too few steps leave the model 
     CHECK(crossing_text(c).find("not predicted") != std::string::npos);
     CHECK(capacity_html(a, c).find("the plan has no [cost] host_per_hour") != std::string::npos);
 }
+
+TEST_CASE("a predicted max density far from the measured one comes with the reason they differ") {
+    // Issue 29: "room for about 5" and a fit's prediction stood beside a measured max density they
+    // contradicted, with no word on why. Here step 3 fails on crashes while every p95 holds.
+    test::TempDir dir;
+    golden::Spec spec = golden::crafted();
+    spec.steps = {{1, {16}, "pass"}, {2, {17}, "pass"}, {3, {18}, "fail"}, {4, {19}, "pass"},
+                  {5, {20}, "pass"}, {6, {21}, "pass"}, {7, {22}, "pass"}, {8, {23}, "pass"}};
+    spec.crashes = {{1, 2, 8.0, "crash"}, {2, 2, 9.0, "crash"}};  // 2 of 3 sessions in step 3 (1 allowed)
+    golden::write(dir.file("g.db"), spec);
+    RunAnalysis a = analyze(dir.file("g.db"));
+    REQUIRE(a.max_density == 2);
+    CapacityAnalysis c = model_capacity(a);
+    REQUIRE(c.crossing.ok);
+    REQUIRE(c.crossing.predicted_max);
+    // p95 = 15 + N ms: the bound 33.3 is reached at N = 18.3.
+    CHECK(*c.crossing.predicted_max == 18u);
+    const std::string d = density_agreement(a, c);
+    INFO(d);
+    CHECK(d.starts_with("the fit predicts 18 but the run measured 2: the fit follows the worst p95 only, and step 3 "
+                        "(3 sessions) failed on something else ("));
+    CHECK(capacity_html(a, c).find("<b>Why they differ</b> the fit predicts 18") != std::string::npos);
+
+    // The crafted run's fit and measurement agree (6 and 6): nothing to explain.
+    test::TempDir d2;
+    golden::write(d2.file("c.db"), golden::crafted());
+    RunAnalysis a2 = analyze(d2.file("c.db"));
+    CHECK(density_agreement(a2, model_capacity(a2)).empty());
+}
