@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/pool_shares.h"
 #include "core/stats.h"
 
 namespace seatmark::core {
@@ -97,9 +98,7 @@ StepVerdict pool_verdict(std::span<const HostVerdict> hosts) {
     return v;
 }
 
-bool sits_out(std::optional<int> rank, std::optional<int> pool_hosts) {
-    return rank && pool_hosts && *pool_hosts > 0 && *rank >= *pool_hosts;
-}
+bool sits_out(std::optional<int> rank, std::optional<int> pool_hosts) { return sits_out(rank, pool_hosts, std::nullopt); }
 
 double scaling_efficiency(uint32_t passing_on_h, uint32_t hosts, uint32_t passing_on_1) {
     if (hosts == 0 || passing_on_1 == 0) return NAN;

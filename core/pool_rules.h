@@ -32,7 +32,7 @@ uint32_t pool_total(uint32_t step_count, uint32_t hosts, Placement p);
 
 // Whether a host sits a step out: a [scaling] series runs each step on the first `pool_hosts`
 // ranks (steps.pool_hosts), the others wait. A host without a rank (joined) or a step without a
-// pool size takes part.
+// pool size takes part. With its share known, core/pool_shares.h's overload is the whole rule.
 bool sits_out(std::optional<int> rank, std::optional<int> pool_hosts);
 
 // One host's own verdict of a span. `sessions_judged` is the number of sessions it judged;

@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "common/errors.h"
+#include "common/self_exe.h"
 #include "common/exit_codes.h"
 #include "core/clock_offset.h"
 #include "orchestrator/asset_check.h"
@@ -48,6 +49,40 @@ std::string host_db_path(const std::string& merged, const std::string& host) {
 
 void say(const PoolArgs& a, int rank, const std::string& line) {
     if (!a.quiet || rank == 0) std::fprintf(stderr, "seatmark pool [rank %d]: %s\n", rank, line.c_str());
+}
+
+std::string shell_word(const std::string& w) {
+    if (!w.empty() && w.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-+:=,@%") ==
+                          std::string::npos)
+        return w;
+    std::string q = "'";
+    for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// The `seatmark merge` that makes the pool's database by hand, ready to paste: every host's own
+// file (`files`, absolute: each at the path the run gave it on its host's disk) into `out`.
+std::string merge_command(const std::string& out, const std::vector<std::string>& files) {
+    std::error_code ec;
+    auto abs = [&ec](const std::string& p) { return fs::absolute(p, ec).lexically_normal().string(); };
+    std::string c = shell_word(self_exe_path()) + " merge" + (fs::exists(out, ec) ? " --force" : "") + " " + shell_word(abs(out));
+    for (const std::string& f : files) c += " " + shell_word(abs(f));
+    return c;
+}
+
+// Said by every rank that outlives a lost one, whatever --quiet says: without it the hosts'
+// files are left in pieces. `others_elsewhere`: the files of other hosts lie on their disks.
+void say_merge(int rank, const std::string& out, const std::vector<std::string>& files, bool others_elsewhere) {
+    std::fprintf(stderr, "seatmark pool [rank %d]: to make the pool's database from every host's file%s, run:\n  %s\n",
+                 rank, others_elsewhere ? " (copy the other hosts' files to this machine first, to the same paths)" : "",
+                 merge_command(out, files).c_str());
+}
+
+// Every host's own file, at the path each rank gives it (host_db_path), in rank order.
+std::vector<std::string> every_host_file(const std::string& merged, const PoolView& view) {
+    std::vector<std::string> f;
+    for (const PoolMember& m : view.members) f.push_back(host_db_path(merged, m.host));
+    return f;
 }
 
 }  // namespace
@@ -128,14 +163,17 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
         // Stopped by a signal (the launcher ending the job) or a failed database: no transfer,
         // the other ranks may be gone already. The file is complete up to the stop.
         say(args, rank, "this host's database stays at " + r.db_path +
-                            "; merge the hosts' files with `seatmark merge` (hosts without one are reported lost)");
+                            "; merge the hosts' files with `seatmark merge` (a host whose file is not given is reported "
+                            "lost; a killed host's own file is read as lost where it ends)");
+        say_merge(rank, merged, every_host_file(merged, view), size > 1);
         std::fflush(nullptr);
         comm.abandon();
         ::_exit(rc);
     }
     if (view.members[0].lost) {
         say(args, rank, "rank 0 was lost: this host's database stays at " + r.db_path +
-                            "; merge the survivors' files with `seatmark merge`");
+                            "; merge the hosts' files with `seatmark merge`");
+        say_merge(rank, merged, every_host_file(merged, view), true);
     } else if (rank != 0) {
         const std::string problem = send_database(comm, r.db_path, end_skew, sync);
         if (!problem.empty())
@@ -201,6 +239,12 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
             std::printf("%s", store::pool_table(store::StoreReader(merged)).c_str());
         }
         if (m.status != store::RunStatus::finished) rc = exit_code::failure;
+        // A lost host's own file, or one that did not arrive, stays on its host: merging it
+        // too judges the steps it ran (and dates its loss by where its file ends).
+        std::vector<std::string> again = files;
+        for (const store::MergedHost& h : m.hosts)
+            if (h.file.empty()) again.push_back(host_db_path(merged, h.hostname));
+        if (again.size() > files.size()) say_merge(rank, merged, again, true);
     }
     if (view.any_lost()) {
         // MPI_Finalize would wait for the lost rank forever: the work is saved, end here.

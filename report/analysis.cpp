@@ -123,8 +123,12 @@ void compare_stored_verdicts(RunAnalysis& a, const std::vector<store::VerdictRow
                     if (w.repeat == row.repeat) w.stored_verdict = row;
             }
         }
+    // An MPI pool's step rows hold the reference host's own verdict, not the pool's (that is the
+    // pooled verdict row): without one there is nothing stored to compare the pool's against.
+    const bool mpi_pool = a.pool.is_pool() && a.pool.hosts.front().host.role != store::role_joined;
     for (auto& s : a.steps) {
         if (!s.stored_verdict) {
+            if (mpi_pool) s.stored.reset();
             s.agrees = !s.stored || (*s.stored == "pass") == s.verdict.pass;
             continue;
         }
@@ -254,6 +258,18 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
     const int threads = opts.threads > 0 ? opts.threads : std::clamp(int(std::thread::hardware_concurrency()), 1, 4);
     find_devices(a);
     read_steps(a, reader.steps());
+    {
+        // What the plan placed per step and rank: a lost host's share is known without its file.
+        std::vector<std::optional<int>> pool_hosts;
+        for (const auto& st : a.steps)
+            if (st.idx >= 0 && st.idx < 100000) {
+                pool_hosts.resize(std::max(pool_hosts.size(), size_t(st.idx) + 1));
+                if (st.pool_hosts > 0) pool_hosts[size_t(st.idx)] = int(st.pool_hosts);
+            }
+        uint32_t ranks = 0;
+        for (const auto& h : a.hosts) ranks += h.rank && h.role != store::role_joined ? 1 : 0;
+        if (ranks > 1) a.planned_pool = core::planned_pool_steps(a.run.plan_text, "plan stored in " + db_path, pool_hosts, ranks);
+    }
 
     // Every frame once, and beside it (its own connection) the samples.
     FrameScanOptions fso;

@@ -13,6 +13,7 @@
 
 #include "core/attribution.h"
 #include "core/density_search.h"
+#include "core/pool_shares.h"
 #include "core/sla.h"
 #include "store/endpoint_rows.h"
 #include "store/records.h"
@@ -189,6 +190,9 @@ struct RunAnalysis {
     // (something ran out there), else the last measured one.
     std::optional<size_t> bottleneck_step;
     uint64_t frames = 0;
+    // What the plan placed in each step of a pool run (core/pool_shares.h), by steps.idx: the
+    // pool's total and every rank's share, known also for a host whose own data is missing.
+    std::vector<std::optional<core::PlannedStep>> planned_pool;
     // A pool run (several hosts' databases merged): per-host verdicts and the pool's figures;
     // empty for a single host. Each step's `verdict` above is then the pool's (core::pool_verdict).
     PoolAnalysis pool;

@@ -22,7 +22,10 @@ struct HostStep {
     uint32_t target = 0;        // sessions this host ran in the step (its stored row's, else its members)
     bool judged = false;        // measured and the host had not been lost by then
     bool lost_here = false;     // the host was lost in this step
-    bool idle = false;          // a scaling series ran this step on fewer hosts than this one's rank
+    bool idle = false;          // it ran nothing in this step (core::sits_out: beyond a scaling series'
+                                // pool size, or a share of 0)
+    bool no_data = false;       // it ran the step but its own database is not in this file (a lost
+                                // host merged without it): not judged, its verdict not known
     core::StepVerdict verdict;  // recomputed from this host's sessions over its own windows
     std::vector<core::StepVerdict> windows;   // each window's, as RunAnalysis::steps' windows
     std::optional<store::VerdictRow> stored;  // the host's own pooled verdict row, when stored
@@ -72,6 +75,7 @@ struct PoolAnalysis {
     // Largest difference between a host's window start and the run's (the reference host's),
     // over every window of every host, in the run's time base; nullopt: no host's own windows stored.
     std::optional<int64_t> window_skew_ns;
+    size_t window_skew_hosts = 0;  // hosts whose own window times it is over (fewer than 2: not known)
     std::vector<ScalingPoint> scaling;  // by hosts; empty for a single host
     bool scaling_estimated() const { return !scaling.empty() && scaling.front().estimated; }
 };

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/pool_rules.h"
+#include "core/pool_shares.h"
 #include "report/sample_scan.h"
 #include "report/step_use.h"
 
@@ -14,34 +15,49 @@ namespace seatmark::report {
 
 namespace {
 
-// What merge and the live coordinator say of a host lost before a span was judged
-// (store/merge.cpp write_pool_verdicts): the pool did not pass it.
-std::string lost_reason(const std::string& host) { return host + ": lost before this span was judged"; }
-
-size_t hs_index(const RunAnalysis& a, int idx) {
-    for (size_t i = 0; i < a.steps.size(); ++i)
-        if (a.steps[i].idx == idx) return i;
-    return 0;
-}
-
 bool lost_by(const store::HostRow& h, int step_idx) { return h.lost && h.lost_step && *h.lost_step <= step_idx; }
 
+// What the plan placed on a ranked host in step `idx` (core/pool_shares.h), when it says.
+std::optional<uint32_t> planned_share(const RunAnalysis& a, const store::HostRow& h, int idx) {
+    if (!h.rank || h.role == store::role_joined || idx < 0 || size_t(idx) >= a.planned_pool.size() ||
+        !a.planned_pool[size_t(idx)])
+        return std::nullopt;
+    const auto& shares = a.planned_pool[size_t(idx)]->shares;
+    return size_t(*h.rank) < shares.size() ? std::optional<uint32_t>(shares[size_t(*h.rank)]) : std::nullopt;
+}
+
 // One host's steps as judge_steps reads them: the run's steps, each window over the host's own
-// span where its verdict rows give one; no windows where the host was lost by then.
-std::vector<StepAnalysis> host_skeleton(const RunAnalysis& a, const store::HostRow& h,
-                                        const std::vector<store::VerdictRow>& rows,
-                                        const std::vector<core::SessionSpan>& spans) {
+// span where its verdict rows give one; no windows where the host was lost by then, sat the step
+// out, or has no data in this file.
+struct Skeleton {
+    std::vector<StepAnalysis> steps;
+    std::vector<bool> idle, no_data;  // per step (HostStep's)
+};
+
+Skeleton host_skeleton(const RunAnalysis& a, const store::HostRow& h, const std::vector<store::VerdictRow>& rows,
+                       const std::vector<core::SessionSpan>& spans) {
     std::map<std::pair<int, int>, const store::VerdictRow*> by_span;
     for (const auto& r : rows) by_span[{r.step_idx, r.repeat}] = &r;
-    std::vector<StepAnalysis> out;
+    // A host with neither sessions nor verdict rows here: its own database was not merged (a lost
+    // host merged from the survivors' files). Its steps are not judged, never "pass 0".
+    const bool has_data = !rows.empty() || !spans.empty();
+    Skeleton out;
     for (const StepAnalysis& s : a.steps) {
         StepAnalysis x;
         x.idx = s.idx;
         x.started_ns = s.started_ns;
         x.ended_ns = s.ended_ns;
-        // A scaling series runs a step on the first pool_hosts ranks: the others sit it out.
-        const bool idle = core::sits_out(h.rank, int(s.pool_hosts));
-        x.measured = s.measured && !lost_by(h, s.idx) && !idle;
+        const auto stored = by_span.find({s.idx, store::pooled_repeat});
+        // Its share: what the plan placed on it; else what it stored; else the sessions it had at
+        // the step's end (a joined host, or a plan not readable here).
+        std::optional<uint32_t> share = planned_share(a, h, s.idx);
+        if (!share && stored != by_span.end()) share = uint32_t(std::max(0, stored->second->target_sessions));
+        if (!share && has_data && !s.windows.empty())
+            share = uint32_t(core::span_members(spans, x.started_ns, s.measure_end_ns).size());
+        // The one idle rule: beyond a scaling series' pool size, or nothing to run.
+        const bool idle = core::sits_out(h.rank, int(s.pool_hosts), share);
+        const bool gone = lost_by(h, s.idx);
+        x.measured = s.measured && !gone && !idle && has_data;
         if (x.measured)
             for (const WindowAnalysis& w : s.windows) {
                 WindowAnalysis y;
@@ -58,14 +74,15 @@ std::vector<StepAnalysis> host_skeleton(const RunAnalysis& a, const store::HostR
             x.measure_start_ns = x.windows.front().start_ns;
             x.measure_end_ns = x.windows.back().end_ns;
         }
-        // Its target: what it stored; else the sessions it had at the step's end (every member).
-        if (auto it = by_span.find({s.idx, store::pooled_repeat}); it != by_span.end()) {
-            x.target = uint32_t(std::max(0, it->second->target_sessions));
-            x.stored_verdict = *it->second;
-        } else if (!s.windows.empty() && !idle) {  // also where it was lost: the sessions it had by then
-            x.target = uint32_t(core::span_members(spans, x.started_ns, x.windows.empty() ? s.measure_end_ns : x.measure_end_ns).size());
+        if (stored != by_span.end()) {
+            x.target = uint32_t(std::max(0, stored->second->target_sessions));
+            x.stored_verdict = *stored->second;
+        } else if (share && !idle) {
+            x.target = *share;
         }
-        out.push_back(std::move(x));
+        out.steps.push_back(std::move(x));
+        out.idle.push_back(idle);
+        out.no_data.push_back(!has_data && !idle && !gone && !s.windows.empty());
     }
     return out;
 }
@@ -100,20 +117,23 @@ void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInp
         for (const auto& s : in.sessions)
             if (s.host == h.hostname) mine.push_back(s);
         const std::vector<core::SessionSpan> spans = session_spans(mine);
-        std::vector<StepAnalysis> steps = host_skeleton(a, h, reader.host_verdicts(h.hostname), spans);
+        Skeleton sk = host_skeleton(a, h, reader.host_verdicts(h.hostname), spans);
+        std::vector<StepAnalysis>& steps = sk.steps;
         const SampleSet set = samples[k].get();
         judge_steps(steps, {mine, in.frames, in.sla_for, in.default_sla, gpu_memory_points(set), in.threads, in.endpoint});
         attach_use(steps, set);
         HostAnalysis ha;
         ha.host = h;
         ha.sessions = uint32_t(mine.size());
-        for (const StepAnalysis& s : steps) {
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const StepAnalysis& s = steps[i];
             HostStep hs;
             hs.idx = s.idx;
             hs.target = s.target;
             hs.judged = !s.windows.empty() && s.measured;
             hs.lost_here = h.lost && h.lost_step && *h.lost_step == s.idx;
-            hs.idle = core::sits_out(h.rank, int(a.steps[hs_index(a, s.idx)].pool_hosts));
+            hs.idle = sk.idle[i];
+            hs.no_data = sk.no_data[i];
             hs.verdict = s.verdict;
             for (const WindowAnalysis& w : s.windows) hs.windows.push_back(w.verdict);
             hs.stored = s.stored_verdict;
@@ -135,7 +155,10 @@ void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInp
             for (const HostAnalysis& h : p.hosts) {
                 const HostStep& hs = h.steps[i];
                 if (!hs.judged) {
-                    if (lost_by(h.host, s.idx) && !hs.idle) lost.push_back(lost_reason(h.host.hostname));
+                    // As `seatmark merge` writes the pool's rows (store/merge_copy.cpp).
+                    if (hs.idle) continue;
+                    if (lost_by(h.host, s.idx)) lost.push_back(core::lost_host_reason(h.host.hostname));
+                    else if (hs.no_data) lost.push_back(core::missing_host_reason(h.host.hostname));
                     continue;
                 }
                 // The host's windows follow the run's one for one (host_skeleton).
@@ -222,13 +245,20 @@ void summarize_pool(RunAnalysis& a) {
     }
 
     // Window skew: every host's own window starts against the run's, in the run's time base.
-    for (const HostAnalysis& h : p.hosts)
+    // The run's windows are the reference host's own: one host alone has no skew to state.
+    std::optional<int64_t> skew;
+    for (const HostAnalysis& h : p.hosts) {
+        bool counted = false;
         for (size_t i = 0; i < h.steps.size(); ++i) {
             const HostStep& hs = h.steps[i];
             if (!hs.stored || !hs.window_start_ns || a.steps[i].windows.empty()) continue;
             const int64_t d = std::llabs(*hs.window_start_ns - a.steps[i].windows.front().start_ns);
-            p.window_skew_ns = std::max(p.window_skew_ns.value_or(0), d);
+            skew = std::max(skew.value_or(0), d);
+            counted = true;
         }
+        p.window_skew_hosts += counted ? 1 : 0;
+    }
+    if (p.window_skew_hosts > 1) p.window_skew_ns = skew;
 
     // E(H) of a [scaling] series: each pool size's ramp (consecutive steps of one pool_hosts) by
     // core::max_density over the steps every host completed, against the one-host ramp's.

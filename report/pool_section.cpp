@@ -62,9 +62,14 @@ std::string skew_text(const RunAnalysis& a) {
     if (!p.is_pool()) return "";
     int64_t unc = 0;
     for (const auto& h : p.hosts) unc = std::max(unc, h.host.clock_uncertainty_ns.value_or(0));
-    if (!p.window_skew_ns) return "not known: no host's own window times were stored";
-    return "every host's windows opened within " + ns_text(*p.window_skew_ns) +
-           " of the reference host's (largest clock uncertainty " + ns_text(unc) + ")";
+    if (!p.window_skew_ns)
+        return p.window_skew_hosts == 1 ? "not known: only one host's own window times are in this file"
+                                        : "not known: no host's own window times were stored";
+    const std::string who = p.window_skew_hosts == p.hosts.size()
+                                ? "every host's windows"
+                                : "the windows of the " + std::to_string(p.window_skew_hosts) + " hosts whose times are in this file";
+    return who + " opened within " + ns_text(*p.window_skew_ns) + " of the reference host's (largest clock uncertainty " +
+           ns_text(unc) + ")";
 }
 
 std::string scaling_text(const RunAnalysis& a) {
@@ -94,7 +99,13 @@ std::vector<std::string> lost_texts(const RunAnalysis& a) {
             std::string t = h.host.hostname + " was lost";
             if (h.host.lost_step) t += " in step " + std::to_string(*h.host.lost_step + 1);
             if (h.host.lost_detail) t += ": " + *h.host.lost_detail;
-            out.push_back(t + "; the pool did not pass that step or any later one");
+            t += "; the pool did not pass that step or any later one";
+            size_t missing = 0;
+            for (const auto& s : h.steps) missing += s.no_data ? 1 : 0;
+            if (missing)
+                t += ". Its own database is not in this file, so the " + std::to_string(missing) +
+                     " step(s) it ran before are not judged; merge its file (it stays on its host) with the others' to judge them";
+            out.push_back(t);
         }
     return out;
 }
@@ -152,8 +163,11 @@ std::string pool_html(const RunAnalysis& a) {
         for (const auto& x : p.hosts) {
             const HostStep& hs = x.steps[i];
             std::string cell;
+            const bool gone = x.host.lost && x.host.lost_step && *x.host.lost_step < hs.idx;
             if (hs.lost_here) cell = "<b style=\"color:#c62828\">lost here</b>";
-            else if (hs.idle) cell = "<span class=\"muted\">idle (series)</span>";
+            else if (gone) cell = "<span class=\"muted\">lost</span>";
+            else if (hs.idle) cell = "<span class=\"muted\">idle</span>";
+            else if (hs.no_data) cell = "<span class=\"muted\">" + std::to_string(hs.target) + ", no data (its database is not in this file)</span>";
             else if (!hs.judged) cell = "<span class=\"muted\">\u2014</span>";
             else {
                 cell = pill(true, hs.verdict.pass) + " " + std::to_string(hs.target) + ", " + num(hs.verdict.p95_median_ms);
@@ -204,7 +218,9 @@ std::string pool_markdown(const RunAnalysis& a, const std::function<std::string(
              (s.windows.empty() ? "n/a" : s.verdict.pass ? "pass" : "fail") + " |";
         for (const auto& x : p.hosts) {
             const HostStep& hs = x.steps[i];
-            m += " " + (hs.lost_here ? std::string("lost") : hs.idle ? std::string("idle")
+            const bool gone = x.host.lost && x.host.lost_step && *x.host.lost_step < hs.idx;
+            m += " " + (hs.lost_here || gone ? std::string("lost") : hs.idle ? std::string("idle")
+                        : hs.no_data ? std::to_string(hs.target) + ", no data (its database is not in this file)"
                         : !hs.judged ? std::string("-")
                                      : std::string(hs.verdict.pass ? "pass" : "fail") + " " + std::to_string(hs.target) +
                                            " (p95 " + num(hs.verdict.p95_median_ms) + " ms)") +

@@ -93,19 +93,33 @@ Headline headline(const RunAnalysis& a) {
         else if (a.steps[0].windows.empty())
             h.warnings.push_back("No step passed: the run ended before the first step (" + sessions_text(a.steps[0].target) +
                                  ") was measured.");
-        else
-            h.warnings.push_back("No step passed: not even the first step (" + sessions_text(a.steps[0].target) +
-                                 ") met the service level.");
+        else {
+            std::string missing;  // hosts whose own data is not here: the pool's verdicts are not known
+            for (const auto& x : a.pool.hosts)
+                if (!x.steps.empty() && x.steps[0].no_data) missing += (missing.empty() ? "" : ", ") + x.host.hostname;
+            if (!missing.empty())
+                h.warnings.push_back("No step can be shown to pass: a step passes when every host passed it, and the own "
+                                     "database of " + missing + " is not in this file (merge it with the others' files).");
+            else
+                h.warnings.push_back("No step passed: not even the first step (" + sessions_text(a.steps[0].target) +
+                                     ") met the service level.");
+        }
     }
     for (const auto& d : a.devices)
         if (d.software)
             h.warnings.push_back(std::to_string(d.sessions) + " session(s) ran on a software renderer (" + d.device_name +
                                  "): frames were drawn by the CPU, so this measures the CPU, not a GPU.");
-    for (const auto& s : a.steps)
-        if (!s.agrees && s.stored)
-            h.warnings.push_back("Step " + std::to_string(s.idx + 1) + " (" + sessions_text(s.target) +
-                                 "): recomputed from the frames it " + (s.verdict.pass ? "passes" : "fails") +
+    for (const auto& s : a.steps) {
+        if (s.agrees || !s.stored) continue;
+        const std::string step = "Step " + std::to_string(s.idx + 1) + " (" + sessions_text(s.target) + ")";
+        if ((*s.stored == "pass") != s.verdict.pass)
+            h.warnings.push_back(step + ": recomputed from the frames it " + (s.verdict.pass ? "passes" : "fails") +
                                  ", but the orchestrator recorded '" + *s.stored + "'.");
+        else  // the same verdict: say which figure differs, not that the verdicts do
+            h.warnings.push_back(step + ": recomputed from the frames it " + (s.verdict.pass ? "passes" : "fails") +
+                                 " as recorded, but its figures differ from the recorded ones (" +
+                                 (s.disagreements.empty() ? std::string("the windows' verdicts") : s.disagreements.front()) + ").");
+    }
     for (const auto& s : a.steps)
         if (!s.measured)
             h.warnings.push_back("Step " + std::to_string(s.idx + 1) + " (" + sessions_text(s.target) +

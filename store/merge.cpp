@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -113,13 +114,42 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
     for (const MergeSource& s : src)
         for (const HostRow& h : s.hosts)
             if (h.lost && !lost_from_others.count(h.hostname)) lost_from_others[h.hostname] = h;
+    // A pool member whose own file is given but whose run crashed (its writer died: a killed
+    // rank) while another input's run ended: lost at the end of its file, in the step it was in.
+    const bool any_ended = std::any_of(src.begin(), src.end(), [](const MergeSource& s) { return s.status != RunStatus::crashed; });
+    for (const MergeSource& s : src) {
+        if (!any_ended || s.status != RunStatus::crashed || !s.own.rank || lost_from_others.count(s.run.host)) continue;
+        HostRow row = s.own;
+        row.lost = true;
+        row.lost_step = s.last_step;
+        // Killed after it judged its last step but before the next began: lost in the next.
+        if (s.last_step && std::any_of(s.verdicts.begin(), s.verdicts.end(), [&](const VerdictRow& v) {
+                return v.step_idx == *s.last_step && v.repeat == pooled_repeat;
+            }))
+            row.lost_step = *s.last_step + 1;
+        char took[48] = "";
+        if (s.first_stamp_ns && s.last_stamp_ns)
+            std::snprintf(took, sizeof took, " %.1f s after it began", double(*s.last_stamp_ns - *s.first_stamp_ns) * 1e-9);
+        row.lost_detail = "crashed: its database (" + s.path + ") ends" + took +
+                          (row.lost_step ? ", in step " + std::to_string(*row.lost_step + 1) : std::string()) +
+                          ", its run unfinished (the process was killed or died while the others ran on)";
+        lost_from_others[s.run.host] = row;
+    }
     // A pool member (a host with a rank) that an input lists but no input is: its run did not end
-    // where its file could be taken (killed with the job, or the file not copied): lost too.
+    // where its file could be taken (killed with the job, or the file not copied): lost too, in
+    // the step the inputs that list it were in at their end (the earliest: the survivors of a
+    // killed rank are stopped by the launcher at once).
     for (const MergeSource& s : src)
         for (const HostRow& h : s.hosts) {
             const std::string& name = h.hostname;
-            if (!h.rank || lost_from_others.count(name)) continue;
+            if (!h.rank) continue;
             if (std::any_of(src.begin(), src.end(), [&](const MergeSource& x) { return x.run.host == name; })) continue;
+            if (auto it = lost_from_others.find(name); it != lost_from_others.end()) {
+                if (it->second.lost_detail && it->second.lost_detail->starts_with("no database of it") && s.last_step &&
+                    (!it->second.lost_step || *s.last_step < *it->second.lost_step))
+                    it->second.lost_step = s.last_step;
+                continue;
+            }
             HostRow row = h;
             row.lost = true;
             row.lost_step = s.last_step;
@@ -196,6 +226,9 @@ MergeResult merge_databases(const std::string& out, const std::vector<std::strin
         return a.hostname < b.hostname;
     });
 
+    uint32_t ranks = 0;
+    for (const MergedHost& h : result.hosts) ranks += h.rank ? 1 : 0;
+    w.apply_planned_shares(r.run.plan_text, "plan stored in " + r.path, ranks);
     result.pool_verdicts_combined = w.write_pool_verdicts(src, result.hosts);
     const std::optional<int64_t> on_largest = w.write_scaling(result.hosts);
     bool any_lost = std::any_of(result.hosts.begin(), result.hosts.end(), [](const MergedHost& h) { return h.lost; });

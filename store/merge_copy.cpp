@@ -37,8 +37,24 @@ MergeSource load_source(const std::string& path) {
     // ended while its step was starting is found by the step's begin event.
     for (const StepRow& st : r.steps()) s.last_step = std::max(s.last_step.value_or(st.idx), st.idx);
     int begun = 0;
-    for (const EventRow& e : r.events()) begun += e.kind == "step-begin";
+    auto stamp = [&s](int64_t t) {
+        s.first_stamp_ns = std::min(s.first_stamp_ns.value_or(t), t);
+        s.last_stamp_ns = std::max(s.last_stamp_ns.value_or(t), t);
+    };
+    for (const EventRow& e : r.events()) {
+        begun += e.kind == "step-begin";
+        stamp(e.t_ns);
+    }
     if (begun > 0) s.last_step = std::max(s.last_step.value_or(0), begun - 1);
+    // Where a killed rank's file ends: its host sampler writes twice a second to the end.
+    {
+        Db d = open_read_only(path);
+        Stmt q(d, "SELECT min(t_ns), max(t_ns) FROM samples", "reading the samples' time span");
+        if (q.step() && !q.col_null(0)) {
+            stamp(q.col_int(0));
+            stamp(q.col_int(1));
+        }
+    }
     return s;
 }
 
@@ -251,6 +267,25 @@ core::HostVerdict host_verdict_of(const VerdictRow& v) {
 
 }  // namespace
 
+void MergeWriter::apply_planned_shares(const std::string& plan_text, const std::string& source, uint32_t ranks) {
+    std::vector<std::optional<int>> pool_hosts;
+    {
+        Stmt s(db_, "SELECT idx, max(pool_hosts) FROM main.steps GROUP BY idx ORDER BY idx");
+        while (s.step()) {
+            const size_t idx = static_cast<size_t>(std::max<int64_t>(0, s.col_int(0)));
+            if (idx > 100000) break;  // a damaged file's index: nothing to place
+            pool_hosts.resize(std::max(pool_hosts.size(), idx + 1), pool_hosts.empty() ? std::nullopt : pool_hosts.back());
+            pool_hosts[idx] = s.col_null(1) ? std::nullopt : std::optional<int>(static_cast<int>(s.col_int(1)));
+        }
+    }
+    planned_ = core::planned_pool_steps(plan_text, source, pool_hosts, ranks);
+    st_->begin();
+    Stmt up(db_, "UPDATE main.steps SET target_sessions = ?1 WHERE idx = ?2", "storing the steps' planned sessions");
+    for (size_t i = 0; i < planned_.size(); ++i)
+        if (planned_[i]) up.bind_int(1, planned_[i]->total).bind_int(2, static_cast<int64_t>(i)).run();
+    st_->commit();
+}
+
 bool MergeWriter::write_pool_verdicts(const std::vector<MergeSource>& src, const std::vector<MergedHost>& hosts) {
     const MergeSource& r = src.front();
     const bool named = std::any_of(r.verdicts.begin(), r.verdicts.end(),
@@ -269,9 +304,15 @@ bool MergeWriter::write_pool_verdicts(const std::vector<MergeSource>& src, const
             Stmt s(db_, "SELECT idx, max(pool_hosts) FROM main.steps WHERE pool_hosts IS NOT NULL GROUP BY idx");
             while (s.step()) pool_hosts[static_cast<int>(s.col_int(0))] = static_cast<int>(s.col_int(1));
         }
+        auto planned = [&](int step) -> const core::PlannedStep* {
+            return step >= 0 && size_t(step) < planned_.size() && planned_[size_t(step)] ? &*planned_[size_t(step)] : nullptr;
+        };
         auto takes_part = [&](const MergedHost& h, int step) {
             auto it = pool_hosts.find(step);
-            return !core::sits_out(h.rank, it == pool_hosts.end() ? std::nullopt : std::optional<int>(it->second));
+            std::optional<uint32_t> share;
+            if (const core::PlannedStep* p = planned(step); p && h.rank && size_t(*h.rank) < p->shares.size())
+                share = p->shares[size_t(*h.rank)];
+            return !core::sits_out(h.rank, it == pool_hosts.end() ? std::nullopt : std::optional<int>(it->second), share);
         };
         std::map<std::pair<int, int>, std::vector<const VerdictRow*>> spans;
         for (const VerdictRow& v : host_rows_) spans[{v.step_idx, v.repeat}].push_back(&v);
@@ -290,13 +331,16 @@ bool MergeWriter::write_pool_verdicts(const std::vector<MergeSource>& src, const
                 p.judged_ns = std::max(p.judged_ns, v->judged_ns);
             }
             core::StepVerdict x = core::pool_verdict(hv);
-            // A host lost during this step has no row for it: the pool did not pass the step.
+            // A host lost during this step has no row for it: the pool did not pass the step. One
+            // lost later whose file is not here ran the step, but its verdict is not known.
             for (const MergedHost& h : hosts)
                 if (h.lost && takes_part(h, key.first) &&
                     std::none_of(list.begin(), list.end(), [&](const VerdictRow* v) { return v->host == h.hostname; })) {
                     x.pass = false;
-                    x.reasons.push_back(h.hostname + ": lost before this span was judged");
+                    const bool later = h.file.empty() && h.lost_step && key.first < *h.lost_step;
+                    x.reasons.push_back(later ? core::missing_host_reason(h.hostname) : core::lost_host_reason(h.hostname));
                 }
+            if (const core::PlannedStep* pl = planned(key.first)) x.target = pl->total;
             put_verdict(p, x);
             rows.push_back(std::move(p));
         }

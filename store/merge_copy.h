@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/pool_shares.h"
 #include "store/merge.h"
 #include "store/records.h"
 #include "store/sqlite_handle.h"
@@ -25,6 +26,7 @@ struct MergeSource {
     std::vector<int> session_ids;
     std::vector<VerdictRow> verdicts; // every row
     std::optional<int> last_step;     // the step its run was in at its end (steps rows or step-begin events)
+    std::optional<int64_t> first_stamp_ns, last_stamp_ns;  // its events' and samples' (its own clock)
     int64_t offset_ns = 0;            // into the reference's time base
     bool offset_known = false;
     int64_t session_shift = 0;
@@ -46,6 +48,11 @@ public:
     // Copies the steps (ones the output lacks), sessions, frames, samples, events, endpoint rows
     // and the host's own verdict rows of `s`; counts them into `m`.
     void copy_rows(const MergeSource& s, MergedHost& m);
+    // What the plan placed in each step (core/pool_shares.h), by step index, read from the
+    // reference's plan and the copied steps' pool sizes; every step's target becomes the pool's
+    // planned total (a lost host's share counts, though its file is missing). Nothing changes
+    // where the plan does not say. Call after every copy_rows.
+    void apply_planned_shares(const std::string& plan_text, const std::string& source, uint32_t ranks);
     // The pool's verdict rows: the reference's (src.front()) when it has them, else combined
     // from the hosts' rows with core::pool_verdict. Returns true when combined.
     bool write_pool_verdicts(const std::vector<MergeSource>& src, const std::vector<MergedHost>& hosts);
@@ -70,6 +77,7 @@ private:
     std::optional<WriterStatements> st_;
     std::vector<VerdictRow> host_rows_;  // every host's own rows, as written (host set, times moved)
     std::vector<VerdictRow> pool_rows_;
+    std::vector<std::optional<core::PlannedStep>> planned_;  // by step index; empty when the plan does not say
     bool committed_ = false;
     bool copied_any_ = false;  // the reference (copied first) is in
 };

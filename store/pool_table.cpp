@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "core/pool_rules.h"
+#include "core/pool_shares.h"
 
 namespace seatmark::store {
 
@@ -16,15 +18,21 @@ std::string pad(std::string s, size_t width) {
 }
 
 // A host's cell in a step: its share and verdict, or why it has none.
-std::string host_cell(const HostRow& h, const StepInfo& step, const std::map<int, const VerdictRow*>& own) {
-    if (core::sits_out(h.rank, step.pool_hosts)) return "idle";
-    if (auto it = own.find(step.idx); it != own.end()) {
+// `share`: what the plan placed on it (core/pool_shares.h), when known; `has_data`: its own
+// database was merged (a lost host's may not be).
+std::string host_cell(const HostRow& h, const StepInfo& step, const std::map<int, const VerdictRow*>& own,
+                      std::optional<uint32_t> share, bool has_data) {
+    auto it = own.find(step.idx);
+    if (!share && it != own.end()) share = static_cast<uint32_t>(std::max(0, it->second->target_sessions));
+    if (core::sits_out(h.rank, step.pool_hosts, share)) return "idle";
+    if (it != own.end()) {
         const VerdictRow& v = *it->second;
         std::string c = (v.pass ? "pass " : "FAIL ") + std::to_string(v.target_sessions);
         if (v.failures > 0) c += " (" + std::to_string(v.failures) + " failed)";
         return c;
     }
     if (h.lost && h.lost_step && *h.lost_step <= step.idx) return "lost";
+    if (!has_data) return (share ? std::to_string(*share) + ", " : std::string()) + "no data (file not merged)";
     return "not judged";
 }
 
@@ -72,6 +80,26 @@ std::string pool_table(const StoreReader& r) {
         for (const VerdictRow& v : host_rows[k])
             if (v.repeat == pooled_repeat) own[k][v.step_idx] = &v;
 
+    // What the plan placed per step and rank, and which hosts' own files are here.
+    std::vector<std::optional<int>> pool_hosts;
+    for (const StepInfo& s : steps)
+        if (s.idx >= 0 && s.idx < 100000) {
+            pool_hosts.resize(std::max(pool_hosts.size(), size_t(s.idx) + 1));
+            pool_hosts[size_t(s.idx)] = s.pool_hosts;
+        }
+    uint32_t ranks = 0;
+    for (const HostRow& h : hosts) ranks += h.rank ? 1 : 0;
+    const auto planned = core::planned_pool_steps(r.run().plan_text, "the stored plan", pool_hosts, ranks);
+    std::set<std::string> with_data;
+    for (const SessionRow& s : r.sessions()) with_data.insert(s.host);
+    for (size_t k = 0; k < hosts.size(); ++k)
+        if (!host_rows[k].empty()) with_data.insert(hosts[k].hostname);
+    auto share_of = [&](const HostRow& h, int idx) -> std::optional<uint32_t> {
+        if (!h.rank || idx < 0 || size_t(idx) >= planned.size() || !planned[size_t(idx)]) return std::nullopt;
+        const auto& sh = planned[size_t(idx)]->shares;
+        return size_t(*h.rank) < sh.size() ? std::optional<uint32_t>(sh[size_t(*h.rank)]) : std::nullopt;
+    };
+
     std::vector<std::vector<std::string>> cells;
     cells.push_back({"step", "hosts", "sessions"});
     for (const HostRow& h : hosts) cells.back().push_back(h.hostname);
@@ -79,7 +107,8 @@ std::string pool_table(const StoreReader& r) {
     for (const StepInfo& s : steps) {
         std::vector<std::string> row = {std::to_string(s.idx + 1), s.pool_hosts ? std::to_string(*s.pool_hosts) : "all",
                                         std::to_string(s.target_sessions)};
-        for (size_t k = 0; k < hosts.size(); ++k) row.push_back(host_cell(hosts[k], s, own[k]));
+        for (size_t k = 0; k < hosts.size(); ++k)
+            row.push_back(host_cell(hosts[k], s, own[k], share_of(hosts[k], s.idx), with_data.count(hosts[k].hostname) > 0));
         auto p = pool.find(s.idx);
         row.push_back(p == pool.end() ? "not judged" : p->second->pass ? "pass" : "FAIL");
         cells.push_back(std::move(row));

@@ -124,6 +124,10 @@ TEST_CASE("pool: a rank stopped mid-run is lost, the survivor ends degraded, eve
     INFO(r.err);
     CHECK_FALSE(r.timed_out);
     CHECK(r.err.find("lost") != std::string::npos);
+    // Rank 0 merged without h1's file and says how to merge it too, h1's file named.
+    CHECK(r.err.find("to make the pool's database from every host's file") != std::string::npos);
+    CHECK(r.err.find("merge --force " + std::filesystem::absolute(t.file("pool.db")).lexically_normal().string()) != std::string::npos);
+    CHECK(r.err.find(std::filesystem::absolute(t.file("pool.h1.db")).lexically_normal().string()) != std::string::npos);
     store::StoreReader m(t.file("pool.db"));
     CHECK(m.run().status == store::RunStatus::degraded);
     auto hosts = m.hosts();
