@@ -72,6 +72,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
             api_problem = std::string("pool: rank 0's live API: ") + e.what();
         }
     }
+    if (rank == 0 && api_problem.empty() && args.rank0_check) api_problem = args.rank0_check();
     PoolView view = pool_startup(comm, plan, host, merged, api_problem);  // throws InputError alike on every rank
     if (api) {
         if (!api->note().empty()) say(args, rank, "live API: " + api->note());
@@ -129,6 +130,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
         // the other ranks may be gone already. The file is complete up to the stop.
         say(args, rank, "this host's database stays at " + r.db_path +
                             "; merge the hosts' files with `seatmark merge` (hosts without one are reported lost)");
+        if (rank == 0 && args.rank0_end) args.rank0_end(r.db_path, false);
         std::fflush(nullptr);
         comm.abandon();
         ::_exit(rc);
@@ -201,6 +203,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
             std::printf("%s", store::pool_table(store::StoreReader(merged)).c_str());
         }
         if (m.status != store::RunStatus::finished) rc = exit_code::failure;
+        if (args.rank0_end) args.rank0_end(merged, true);  // after the merge: the pool's records, every host's
     }
     if (view.any_lost()) {
         // MPI_Finalize would wait for the lost rank forever: the work is saved, end here.
