@@ -22,6 +22,7 @@
 #include "app/export_cli.h"
 #include "app/merge_cli.h"
 #include "app/probe_cli.h"
+#include "app/push_cli.h"
 #include "import/pack_cli.h"
 #include "orchestrator/run_cli.h"
 #include "report/analysis.h"
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
     seatmark::agent::add_agent_command(app, run);
     seatmark::app::add_merge_command(app, run);
     seatmark::app::add_export_command(app, run);
+    seatmark::app::add_push_command(app, run);
     seatmark::report::add_report_commands(app, run);
     seatmark::monitor::add_monitor_command(app, run);
     seatmark::stage::add_stage_command(app, run);

@@ -107,6 +107,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
             api_problem = std::string("pool: rank 0's live API: ") + e.what();
         }
     }
+    if (rank == 0 && api_problem.empty() && args.rank0_check) api_problem = args.rank0_check();
     PoolView view = pool_startup(comm, plan, host, merged, api_problem);  // throws InputError alike on every rank
     if (api) {
         if (!api->note().empty()) say(args, rank, "live API: " + api->note());
@@ -166,6 +167,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
                             "; merge the hosts' files with `seatmark merge` (a host whose file is not given is reported "
                             "lost; a killed host's own file is read as lost where it ends)");
         say_merge(rank, merged, every_host_file(merged, view), size > 1);
+        if (rank == 0 && args.rank0_end) args.rank0_end(r.db_path, false);
         std::fflush(nullptr);
         comm.abandon();
         ::_exit(rc);
@@ -245,6 +247,7 @@ int run_pool_rank(const core::Plan& plan, const PoolArgs& args) {
         for (const store::MergedHost& h : m.hosts)
             if (h.file.empty()) again.push_back(host_db_path(merged, h.hostname));
         if (again.size() > files.size()) say_merge(rank, merged, again, true);
+        if (args.rank0_end) args.rank0_end(merged, true);  // after the merge: the pool's records, every host's
     }
     if (view.any_lost()) {
         // MPI_Finalize would wait for the lost rank forever: the work is saved, end here.

@@ -3,6 +3,7 @@
 // (host names, assets on every host, clock offsets, the pool's id), the run with the MPI
 // coordinator and the pool's ramp, and at the end every host's database sent to rank 0 in
 // chunks and merged (store/merge.h). docs/design.md ("Multi-host") describes the whole.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@ struct PoolArgs : PoolCliArgs {
     std::vector<std::string> extra_session_args;  // e.g. --synthetic-fps N (benchmarks)
     std::string session_exe;                      // "" : seatmark-session beside this binary
     RunOutcome* outcome = nullptr;                // when set: this rank's run, as run_plan returned it
+    // Rank 0 only (`run --push`): a check made before the pool starts, whose message stops every
+    // rank alike (exit 2; e.g. a header file that only rank 0's host has), and what to do with the
+    // run's database at the end: the merged one (merged = true), or rank 0's own when the run
+    // aborted before the merge.
+    std::function<std::string()> rank0_check;
+    std::function<void(const std::string& db, bool merged)> rank0_end;
 };
 
 // Runs this rank's share of the plan; returns the exit code. Throws InputError (exit 2) for

@@ -17,6 +17,7 @@
 #include "common/join_auth.h"
 #include "orchestrator/run_controller.h"
 #include "orchestrator/run_output.h"
+#include "orchestrator/run_push.h"
 #include "store/writer_lock.h"
 
 namespace seatmark::orchestrator {
@@ -94,6 +95,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         std::string plan, host_name, session_args;
         std::string accept = "127.0.0.1:7879", token_file;
         PoolCliArgs pool{.listen = default_listen};  // db, quiet, json, live API (a pool rank takes them as is)
+        push::PushRequest push;                      // --push URL..., after the run
     };
     auto a = std::make_shared<RunArgs>();
     auto* cmd = app.add_subcommand("run", "Ramp synthetic CAD sessions step by step and record everything to SQLite");
@@ -114,6 +116,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                     "Extra arguments for every session this host starts, split at spaces (see seatmark session "
                     "--help), e.g. '--synthetic-fps 60' for sessions without Vulkan; under mpirun each rank may "
                     "have its own (mpirun -np 1 seatmark run ... : -np 1 seatmark run ... --session-args ...)");
+    add_run_push_options(cmd, a->push);
     cmd->footer(
         "Example:\n"
         "  seatmark run workloads/plans/example.toml --db host42.db\n"
@@ -124,6 +127,11 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
         "  ([pool] placement = breadth-first | depth-first (max_sessions_per_host) | per-host; sync_timeout)\n"
         "Join mode: sessions started elsewhere (each user's desktop) join the run:\n"
         "  seatmark run pool-of-desktops.toml --accept 0.0.0.0:7879 --token-file /etc/seatmark/token\n"
+        "Results where operations teams look (verdicts, per-step figures, session summaries; never frames),\n"
+        "sent after the run; a sink that is down changes no exit code, and `seatmark push DB` sends it later:\n"
+        "  seatmark run plan.toml --db run.db --push influx://metrics:8086/seatmark \\\n"
+        "      --push https://ingest.example/seatmark --push-header-file /etc/seatmark/push-headers\n"
+        "Under mpirun rank 0 pushes the merged database.\n"
         "Ctrl-C stops the sessions, saves the database and marks the run aborted; a second Ctrl-C kills.\n"
         "While it runs, the live API serves http://127.0.0.1:7878 (see docs/live-api.md); watch it with\n"
         "  seatmark monitor\n"
@@ -135,6 +143,7 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                 throw InputError("--db is empty; give a database file name, or leave --db out to use the plan's");
             core::Plan plan = core::load_plan(a->plan);
             if (auto why = srun_without_mpi(); !why.empty()) throw InputError(why);
+            const bool push_timeout = cmd->count("--push-timeout") > 0;
             if (launched_by_mpi()) {
                 if (plan.sessions == core::SessionsMode::join)
                     throw InputError(plan.source + ": [run] sessions = \"join\" is for one orchestrator; a pool run "
@@ -142,6 +151,24 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
                 PoolArgs pa{a->pool};
                 pa.host_name = a->host_name;
                 pa.extra_session_args = split_args(a->session_args);
+                // Only rank 0 pushes, the merged database: checked there before the pool starts
+                // (a header file may exist on rank 0's host only), sent after the merge.
+                std::optional<push::PushSetup> push;
+                pa.rank0_check = [&]() -> std::string {
+                    try {
+                        push = run_push_setup(a->push, push_timeout);
+                    } catch (const InputError& e) {
+                        return e.what();
+                    }
+                    return "";
+                };
+                pa.rank0_end = [&](const std::string& db, bool merged) {
+                    if (!push) return;
+                    if (merged) return push_after_run(*push, db);
+                    std::fprintf(stderr, "seatmark: push: nothing sent: the pool run aborted before its merge; merge "
+                                         "the hosts' files (seatmark merge) and send the result with `seatmark push "
+                                         "MERGED.db URL...`\n");
+                };
                 return run_pool_rank(plan, pa);
             }
             if (!a->host_name.empty())
@@ -153,10 +180,13 @@ void add_run_commands(CLI::App& app, std::function<int()>& run, ReportWriter dem
             if (!o.extra_session_args.empty() && plan.sessions == core::SessionsMode::join)
                 throw InputError("--session-args is for sessions this host starts; joined sessions take their own");
             set_join_source(o, plan, a->accept, a->token_file, cmd->count("--accept") > 0);
+            const auto push = run_push_setup(a->push, push_timeout);  // a bad sink is refused before anything starts
             auto api = start_live_api(plan, a->pool.listen, a->pool.token);
             o.live = api.get();
             RunOutcome r = run_plan(plan, o);
-            return finish(r, plan, a->pool.json);
+            const int rc = finish(r, plan, a->pool.json);
+            if (push) push_after_run(*push, r.db_path);  // the verdict's exit code stays whatever the sinks do
+            return rc;
         };
     });
 

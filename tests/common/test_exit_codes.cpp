@@ -15,7 +15,8 @@ TEST_CASE("exit codes: every --help prints the one list") {
     const std::vector<std::vector<std::string>> commands = {
         {"--help"}, {"run", "--help"}, {"demo", "--help"}, {"session", "--help"}, {"report", "--help"},
         {"check", "--help"}, {"compare", "--help"}, {"merge", "--help"}, {"pack", "--help"}, {"stage", "--help"},
-        {"probe", "--help"}, {"monitor", "--help"}, {"agent", "--help"}, {"launch", "--help"}, {"export", "frames", "--help"}};
+        {"probe", "--help"}, {"monitor", "--help"}, {"agent", "--help"}, {"launch", "--help"}, {"export", "frames", "--help"},
+        {"push", "--help"}};
     for (const auto& c : commands) {
         auto r = test::run_process(test::seatmark_argv(c), 60);
         const std::string what = c.front();

@@ -244,7 +244,7 @@ TEST_CASE("--help of every command shows an example") {
     CHECK(top.out.find("session") != std::string::npos);
     auto sess = run_process(seatmark_argv({"session", "--help"}), 30);
     CHECK(sess.out.find("--workload") != std::string::npos);
-    for (const char* cmd : {"session", "run", "demo", "report", "check", "compare", "probe", "monitor"}) {
+    for (const char* cmd : {"session", "run", "demo", "report", "check", "compare", "probe", "monitor", "push"}) {
         CAPTURE(cmd);
         CHECK(top.out.find(cmd) != std::string::npos);
         auto h = run_process(seatmark_argv({cmd, "--help"}), 30);

@@ -1,21 +1,16 @@
 // Delivery to real sinks (push/deliver.h): a real InfluxDB 1.x from Debian started here on
-// loopback, and a small HTTP server in this file that answers 500, never answers, or takes the
-// records. Nothing is lost: what a sink did not take stays pending and a later delivery sends it
+// loopback, and a small HTTP server (tests/push/http_sink.h) that answers 500, never answers, or
+// takes the records. Nothing is lost: what a sink did not take stays pending and a later delivery sends it
 // exactly once (the ledger beside the database).
 #include <doctest/doctest.h>
 
-#include <utility>  // before Asio
+#include "tests/push/http_sink.h"
+#include "tests/push/influxd.h"
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-
-#include <atomic>
 #include <filesystem>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
+#include <set>
+#include <sstream>
 
 #include "push/deliver.h"
 #include "push/http_post.h"
@@ -63,55 +58,7 @@ std::string write_run(const test::TempDir& dir) {
     return path;
 }
 
-// A loopback HTTP server answering each POST as `mode` says: 200 (keeping the body), 500, or never.
-struct Sink {
-    enum Mode { ok, error500, silent };
-    std::atomic<Mode> mode{ok};
-    std::mutex m;
-    std::vector<std::string> bodies;
-    std::vector<std::string> auth;
-    boost::asio::io_context io;
-    boost::asio::ip::tcp::acceptor acceptor{io, {boost::asio::ip::make_address("127.0.0.1"), 0}};
-    std::atomic<bool> stop{false};
-    std::thread thread;
-
-    Sink() {
-        thread = std::thread([this] {
-            while (!stop) {
-                boost::system::error_code ec;
-                boost::asio::ip::tcp::socket s(io);
-                acceptor.accept(s, ec);
-                if (ec || stop) return;
-                namespace http = boost::beast::http;
-                boost::beast::flat_buffer buf;
-                http::request<http::string_body> req;
-                http::read(s, buf, req, ec);
-                if (ec) continue;
-                if (mode == silent) {
-                    std::this_thread::sleep_for(1500ms);  // longer than the client's timeout
-                    continue;
-                }
-                http::response<http::string_body> res{mode == ok ? http::status::no_content
-                                                                 : http::status::internal_server_error, 11};
-                if (mode == ok) {
-                    std::lock_guard l(m);
-                    bodies.push_back(req.body());
-                    auth.push_back(std::string(req[http::field::authorization]));
-                }
-                res.prepare_payload();
-                http::write(s, res, ec);
-            }
-        });
-    }
-    ~Sink() {
-        stop = true;
-        boost::system::error_code ec;
-        boost::asio::ip::tcp::socket s(io);
-        s.connect(acceptor.local_endpoint(), ec);  // wakes accept()
-        thread.join();
-    }
-    std::string url() const { return "http://127.0.0.1:" + std::to_string(acceptor.local_endpoint().port()) + "/ingest"; }
-};
+using test::Sink;
 
 size_t lines(const std::vector<std::string>& bodies) {
     size_t n = 0;
@@ -199,32 +146,13 @@ TEST_CASE("push: a sink that is down keeps every record pending") {
 }
 
 TEST_CASE("push: a real InfluxDB 1.x takes the records and a query reads back the run's figures") {
-    if (!std::filesystem::exists("/usr/bin/influxd")) SEATMARK_SKIP("influxd not installed (Debian package influxdb)");
+    if (!test::influxd_installed()) SEATMARK_SKIP("influxd not installed (Debian package influxdb)");
     test::TempDir dir;
     const std::string db = write_run(dir);
     const auto records = collect_records(store::StoreReader(db));
-    const uint16_t port = test::free_port(), meta_port = test::free_port();
-    const std::string conf = dir.file("influxdb.conf");
-    test::write_file(conf, "reporting-disabled = true\nbind-address = \"127.0.0.1:" + std::to_string(meta_port) +
-                               "\"\n[meta]\ndir = \"" + dir.file("meta") + "\"\n[data]\ndir = \"" + dir.file("data") +
-                               "\"\nwal-dir = \"" + dir.file("wal") + "\"\n[http]\nbind-address = \"127.0.0.1:" +
-                               std::to_string(port) + "\"\n[monitor]\nstore-enabled = false\n");
-    test::BackgroundProcess influxd({"/usr/bin/influxd", "-config", conf});
-    const PushTarget query = parse_push_url("http://127.0.0.1:" + std::to_string(port) + "/query", "--push");
-    auto q = [&](const std::string& sql) {
-        PushTarget t = query;
-        std::string enc;
-        for (unsigned char c : sql) {
-            char b[4];
-            std::snprintf(b, sizeof b, "%%%02X", c);
-            enc += std::isalnum(c) ? std::string(1, char(c)) : std::string(b);
-        }
-        t.target = "/query?db=seatmark&epoch=ns&q=" + enc;
-        return http_post(t, "", "application/x-www-form-urlencoded", {}, 5000ms);
-    };
-    REQUIRE_MESSAGE(test::wait_until(30, [&] { return q("CREATE DATABASE seatmark").delivered; }),
-                    "influxd did not answer on 127.0.0.1:" << port << ": " << influxd.err_so_far());
-    const PushTarget t = parse_push_url("influx://127.0.0.1:" + std::to_string(port) + "/seatmark", "--push");
+    const test::Influxd influxd(dir, "seatmark");
+    auto q = [&](const std::string& sql) { return influxd.query("seatmark", sql); };
+    const PushTarget t = parse_push_url(influxd.write_url("seatmark"), "--push");
     Ledger ledger(db, t.url);
     PushOptions o;
     o.wait_s = 5;
@@ -253,6 +181,4 @@ TEST_CASE("push: a real InfluxDB 1.x takes the records and a query reads back th
     CHECK(counts["results"][1]["series"][0]["values"][0][1] == 3);
     CHECK(counts["results"][2]["series"][0]["values"][0][1] == 2);
     MESSAGE("influxd took " << d.sent_now << " points; read back 3 steps, 3 windows, 3 sessions, 1 run");
-    influxd.signal(SIGTERM);
-    influxd.wait(30);
 }
