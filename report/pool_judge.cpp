@@ -113,10 +113,7 @@ void judge_pool(RunAnalysis& a, const store::StoreReader& reader, const JudgeInp
             hs.target = s.target;
             hs.judged = !s.windows.empty() && s.measured;
             hs.lost_here = h.lost && h.lost_step && *h.lost_step == s.idx;
-            // Idle: a scaling series' step without this rank, or a measured step it ran no session in
-            // (a joined host whose sessions came later): never "pass 0".
-            hs.idle = core::sits_out(h.rank, int(a.steps[hs_index(a, s.idx)].pool_hosts)) ||
-                      (hs.judged && hs.target == 0 && s.verdict.sessions.empty());
+            hs.idle = core::sits_out(h.rank, int(a.steps[hs_index(a, s.idx)].pool_hosts));
             hs.verdict = s.verdict;
             for (const WindowAnalysis& w : s.windows) hs.windows.push_back(w.verdict);
             hs.stored = s.stored_verdict;

@@ -153,7 +153,7 @@ std::string pool_html(const RunAnalysis& a) {
             const HostStep& hs = x.steps[i];
             std::string cell;
             if (hs.lost_here) cell = "<b style=\"color:#c62828\">lost here</b>";
-            else if (hs.idle) cell = std::string("<span class=\"muted\">idle") + (series ? " (series)" : "") + "</span>";
+            else if (hs.idle) cell = "<span class=\"muted\">idle (series)</span>";
             else if (!hs.judged) cell = "<span class=\"muted\">\u2014</span>";
             else {
                 cell = pill(true, hs.verdict.pass) + " " + std::to_string(hs.target) + ", " + num(hs.verdict.p95_median_ms);
