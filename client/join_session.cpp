@@ -122,9 +122,12 @@ int run_joined_session(SessionOptions opts, const JoinArgs& args) {
                 ctl->why = why;
                 ctl->cv.notify_all();
             });
+        // WELCOME's id is the connection's place in join order (agents and launchers count too);
+        // the session's number is the one START gives it, as the run's database, report and
+        // monitor call it: said only once it is known.
         if (!opts.quiet)
-            std::fprintf(stderr, "seatmark: joined the run at %s as session %u (host %s); waiting to be activated\n",
-                         peer.where().c_str(), w.id, me.host.c_str());
+            std::fprintf(stderr, "seatmark: joined the run at %s from host %s; waiting to be activated\n",
+                         peer.where().c_str(), me.host.c_str());
         {
             std::unique_lock<std::mutex> l(ctl->mu);
             // Woken by the orchestrator, or every 200 ms to notice a stop signal.
@@ -140,6 +143,9 @@ int run_joined_session(SessionOptions opts, const JoinArgs& args) {
                 continue;
             }
         }
+        if (!opts.quiet)
+            std::fprintf(stderr, "seatmark: activated as session %u of the run at %s (host %s, profile %s)\n",
+                         ctl->as.session_id, peer.where().c_str(), me.host.c_str(), ctl->as.profile_name.c_str());
         SessionOptions o = opts;
         o.workload = ctl->as.profile_name;
         o.profile_text = ctl->as.profile_text;

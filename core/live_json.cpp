@@ -222,7 +222,8 @@ json state_json(const LiveState& s, int64_t mono_start_ns, const std::deque<Live
                             {"p95_ms", number_or_null(x.p95_ms)},
                             {"sla_ok", x.sla_ok},
                             {"cpu_pct", number_or_null(x.cpu_pct)},
-                            {"rss_bytes", x.rss_bytes},
+                            {"rss_bytes", x.rss_bytes ? json(*x.rss_bytes) : json(nullptr)},
+                            {"figures_unavailable", x.figures_unavailable},
                             {"gpu_share_pct", number_or_null(x.gpu_share_pct)},
                             {"gpu_share_source", x.gpu_share_source}});
         if (const auto& e = x.endpoint)
@@ -311,7 +312,8 @@ LiveState state_from_json(const json& j) {
             ss.p95_ms = num(x, "p95_ms", nan);
             ss.sla_ok = flag(x, "sla_ok", true);
             ss.cpu_pct = num(x, "cpu_pct", nan);
-            ss.rss_bytes = integer<uint64_t>(x, "rss_bytes");
+            if (auto r = x.find("rss_bytes"); r != x.end() && r->is_number()) ss.rss_bytes = whole<uint64_t>(*r, "rss_bytes");
+            ss.figures_unavailable = text(x, "figures_unavailable");
             ss.gpu_share_pct = num(x, "gpu_share_pct", nan);
             ss.gpu_share_source = text(x, "gpu_share_source");
             if (auto e = x.find("endpoint"); e != x.end() && e->is_object()) {

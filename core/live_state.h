@@ -37,8 +37,12 @@ struct LiveSession {
     double fps = 0;             // frames / active time over the last few seconds (NaN when none)
     double p95_ms = 0;          // p95 frame interval over the same span (NaN when none)
     bool sla_ok = true;         // meets its SLA over that span
+    // The session process's figures, from the host it runs on (this one's sampler, or a joined
+    // host's agent). Unknown is NaN / empty with the reason in figures_unavailable, never 0: a
+    // live process always has memory, so a 0 would be a claim, not a gap.
     double cpu_pct = 0;         // process CPU, % of one core (NaN before the first sample)
-    uint64_t rss_bytes = 0;
+    std::optional<uint64_t> rss_bytes;  // resident memory (the working set on Windows)
+    std::string figures_unavailable;    // why cpu_pct / rss_bytes are unknown ("" when known)
     double gpu_share_pct = 0;   // NaN when no GPU sample attributes work to it
     std::string gpu_share_source;  // "nvml", "drm", "software" (process CPU time), "" when none
     std::optional<LiveEndpoint> endpoint;  // only for sessions an RDP launcher carries

@@ -311,7 +311,8 @@ core::LiveState DbSource::state_at(double t_s) const {
         ls.cpu_pct = ended ? nan : at_or_before(s.cpu, t, 3'000'000'000);
         double rss = at_or_before(s.rss, t, 3'000'000'000);
         // A file's values are not trusted: a negative or huge figure must not become an undefined conversion.
-        ls.rss_bytes = std::isnan(rss) || ended || rss < 0 ? 0 : uint64_t(std::min(rss, 1.8e19));
+        if (!(std::isnan(rss) || ended || rss < 0)) ls.rss_bytes = uint64_t(std::min(rss, 1.8e19));
+        else if (!ended) ls.figures_unavailable = "no sample of its process in the last 3 s of the run's file";
         ls.gpu_share_pct = ended ? nan : at_or_before(s.gpu_share, t, 3'000'000'000);
         ls.gpu_share_source = s.gpu_share_source;
         if (s.logon) ls.endpoint = endpoint_at(s, t, ended);

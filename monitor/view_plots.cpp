@@ -48,7 +48,7 @@ void draw_session_plot(UiState& ui, const MonitorData& d, ImVec2 size) {
     if (std::isfinite(s->p95_ms)) std::snprintf(p95, sizeof p95, "%.1f", s->p95_ms);
     if (std::isfinite(s->cpu_pct)) std::snprintf(cpu, sizeof cpu, "%.0f", s->cpu_pct);
     std::snprintf(line, sizeof line, "FPS %s   p95 %s ms   CPU %s %%   %s   %s", fps, p95, cpu,
-                  s->rss_bytes ? bytes_text(double(s->rss_bytes)).c_str() : "", s->device.c_str());
+                  s->rss_bytes ? bytes_text(double(*s->rss_bytes)).c_str() : "", s->device.c_str());
     if (s->state == "running")
         ImGui::TextDisabled("%s", line);
     else

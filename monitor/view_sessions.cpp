@@ -35,7 +35,8 @@ void tooltip(const core::LiveSession& s) {
     if (std::isfinite(s.p95_ms)) ImGui::Text("p95        %.1f ms frame interval", s.p95_ms);
     ImGui::Text("frames     %llu", static_cast<unsigned long long>(s.frames));
     if (std::isfinite(s.cpu_pct)) ImGui::Text("CPU        %.0f %% of a core", s.cpu_pct);
-    if (s.rss_bytes) ImGui::Text("memory     %s", bytes_text(double(s.rss_bytes)).c_str());
+    if (s.rss_bytes) ImGui::Text("memory     %s", bytes_text(double(*s.rss_bytes)).c_str());
+    else if (!s.figures_unavailable.empty()) ImGui::Text("CPU, mem   unknown: %s", s.figures_unavailable.c_str());
     if (std::isfinite(s.gpu_share_pct))
         ImGui::Text("GPU share  %.1f %% (%s)", s.gpu_share_pct, s.gpu_share_source.c_str());
     if (s.pid) ImGui::Text("pid        %lld", static_cast<long long>(s.pid));

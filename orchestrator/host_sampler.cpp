@@ -17,10 +17,9 @@ HostSampler::Sample HostSampler::sample(int64_t t, SessionTable& sessions) {
     for (const auto& f : host.processes) {
         Session* s = sessions.find(static_cast<uint32_t>(f.session_id));
         if (!s) continue;
-        if (f.cpu_pct) s->cpu_pct = *f.cpu_pct;
+        sessions.process_figures(*s, f.cpu_pct, f.rss_bytes);
         s->cpu_s = f.cpu_seconds;
         s->cpu_t = t;
-        s->rss_bytes = f.rss_bytes;
     }
     if (gpu_) {
         std::vector<GpuClient> clients;

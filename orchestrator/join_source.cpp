@@ -164,11 +164,19 @@ void JoinSessionSource::host_seen(const std::string& h) {
     host_.add_host(hi);
 }
 
+std::string JoinSessionSource::agent_missing(const std::string& h) const {
+    auto it = hosts_.find(h);
+    const std::string status = it == hosts_.end() ? std::string("none: ") : it->second.agent;
+    if (status.rfind("none: agent disconnected", 0) == 0) return "the agent on host " + h + " left" + status.substr(24);
+    return "no seatmark agent on host " + h;
+}
+
 void JoinSessionSource::set_agent(const std::string& h, const std::string& status, const std::string& detail) {
     host_seen(h);
     auto& hi = hosts_[h];
     hi.agent = status;
     host_.add_host(hi);
+    if (status != "agent") host_.figures_unavailable(h, agent_missing(h));
     event(std::nullopt, status == "agent" ? "host-figures" : "host-figures-unavailable", "host " + h + ": " + detail, h);
 }
 
@@ -205,10 +213,13 @@ void JoinSessionSource::activate(uint64_t conn) {
     // (HELLO follows START, which waits for the step, so it would count the run's wait too).
     hub_->session_activated(s.id, p.info.host, p.info.user);
     hub_->session_hello(s.id, p.info.accepted_ns);
-    if (!agents_.count(p.info.host) && unavailable_said_.insert(p.info.host).second) {
-        event(std::nullopt, "host-figures-unavailable",
-              "host " + p.info.host + ": no seatmark agent has joined for it, so its CPU, memory and GPU figures are not recorded",
-              p.info.host);
+    if (!agents_.count(p.info.host)) {
+        // Its live figures say why they are unknown (hosts_[...].agent: no agent, or the one it had left).
+        host_.figures_unavailable(p.info.host, agent_missing(p.info.host));
+        if (unavailable_said_.insert(p.info.host).second)
+            event(std::nullopt, "host-figures-unavailable",
+                  "host " + p.info.host + ": no seatmark agent has joined for it, so its CPU, memory and GPU figures are not recorded",
+                  p.info.host);
     }
     event(s.id, "session-activated",
           "joined session from host " + p.info.host + " (user " + p.info.user + ", OS session " + p.info.os_session +

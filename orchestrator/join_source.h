@@ -68,6 +68,8 @@ private:
     void fill();
     void host_seen(const std::string& host);
     void set_agent(const std::string& host, const std::string& agent_status, const std::string& detail);
+    // Why a host's sessions have no process figures, from its hosts row's agent status.
+    std::string agent_missing(const std::string& host) const;
     void send_watch(const std::string& host);
     const std::string& profile_text(const std::string& profile);
     // An event row; `host`: the joined host it concerns ("": run-wide).

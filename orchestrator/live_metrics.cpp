@@ -117,8 +117,10 @@ std::string prometheus_text(const core::LiveState& s, const ApiCounters& c) {
     w.family("seatmark_frames_lost_total", "counter", "Frames sessions sent that never arrived (counted at session end).");
     w.sample("seatmark_frames_lost_total", double(s.frames_lost));
 
-    auto session_labels = [](const core::LiveSession& x) {
-        return Labels{{"session", std::to_string(x.id)}, {"profile", x.profile}};
+    // The host too: a pool's hosts each number their sessions from 0, and a joined session runs
+    // on the host it joined from, not the controller's.
+    auto session_labels = [&s](const core::LiveSession& x) {
+        return Labels{{"session", std::to_string(x.id)}, {"host", x.host.empty() ? s.host : x.host}, {"profile", x.profile}};
     };
     w.family("seatmark_session_up", "gauge", "1 while the session process runs; the state label says how it is or ended.");
     for (const auto& x : s.sessions) {
@@ -140,8 +142,16 @@ std::string prometheus_text(const core::LiveState& s, const ApiCounters& c) {
     w.family("seatmark_session_cpu_percent", "gauge", "Session process CPU, % of one core.");
     for (const auto& x : s.sessions) w.sample("seatmark_session_cpu_percent", x.cpu_pct, session_labels(x));
     w.family("seatmark_session_resident_memory_bytes", "gauge", "Session process resident memory.");
+    for (const auto& x : s.sessions)  // unknown (no agent on its host, no sample yet): no sample, not 0
+        if (x.rss_bytes) w.sample("seatmark_session_resident_memory_bytes", double(*x.rss_bytes), session_labels(x));
+    w.family("seatmark_session_figures_unavailable", "gauge",
+             "1 for a session whose CPU and memory figures are unknown; the reason label says why.");
     for (const auto& x : s.sessions)
-        w.sample("seatmark_session_resident_memory_bytes", double(x.rss_bytes), session_labels(x));
+        if (!x.figures_unavailable.empty()) {
+            Labels l = session_labels(x);
+            l.push_back({"reason", x.figures_unavailable});
+            w.sample("seatmark_session_figures_unavailable", 1, l);
+        }
     w.family("seatmark_session_gpu_share_percent", "gauge", "Session share of GPU use, labelled by its source.");
     for (const auto& x : s.sessions) {
         Labels l = session_labels(x);

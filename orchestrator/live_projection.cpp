@@ -76,8 +76,14 @@ core::LiveState project_live(const LiveView& v, int64_t t) {
         ls.fps = recent.empty() ? NAN : sum.fps;
         ls.p95_ms = recent.empty() ? NAN : sum.p95_ms;
         ls.sla_ok = recent.empty() || (s.sla && sla_violations(sum, *s.sla).empty());
+        ls.host = s.host;  // a joined session's own host; "" (the run's host) for a spawned one
         ls.cpu_pct = s.cpu_pct;
         ls.rss_bytes = s.rss_bytes;
+        ls.figures_unavailable = s.figures_unavailable;
+        if (ls.figures_unavailable.empty() && !ls.rss_bytes)
+            ls.figures_unavailable = !s.alive() ? "not sampled before it ended"
+                                     : s.remote ? "not sampled yet by the agent on host " + s.host
+                                                : "not sampled yet";
         ls.gpu_share_pct = NAN;
         if (const auto* g = gpu.session(static_cast<int>(s.id)); g && g->share_pct) {
             ls.gpu_share_pct = *g->share_pct;

@@ -109,7 +109,8 @@ private:
         if (Session* s = table_.find(id); s && s->active()) table_.request_stop(*s);
     }
     void record(const store::EventRow& e) override { store_->add_event(e); }
-    void add_samples(std::vector<store::SampleRow> rows) override { store_->add_samples(std::move(rows)); }
+    void add_samples(std::vector<store::SampleRow> rows) override;
+    void figures_unavailable(const std::string& host, const std::string& why) override;
     void add_host(const store::HostInfo& h) override { store_->add_host(h); }
     void add_endpoint_logon(const store::EndpointLogonRow& r) override { store_->add_endpoint_logon(r); }
     void add_endpoint_batch(store::EndpointBatch b) override { store_->add_endpoint_batch(std::move(b)); }

@@ -39,6 +39,31 @@ Session& Controller::add_session(pid_t pid, const std::string& host) {
     return s;
 }
 
+void Controller::add_samples(std::vector<store::SampleRow> rows) {
+    // A joined session's figures: only from rows of the host it runs on (its agent's).
+    struct Figures {
+        std::optional<double> cpu_pct;
+        std::optional<uint64_t> rss_bytes;
+    };
+    std::map<std::pair<int, std::string>, Figures> got;
+    for (const auto& r : rows) {
+        if (!r.session_id || r.host.empty() || !std::isfinite(r.value) || r.value < 0) continue;
+        if (r.metric == "cpu_pct") got[{*r.session_id, r.host}].cpu_pct = r.value;
+        if (r.metric == "rss_bytes") got[{*r.session_id, r.host}].rss_bytes = uint64_t(std::min(r.value, 1.8e19));
+    }
+    for (const auto& [key, f] : got) {
+        Session* s = table_.find(uint32_t(key.first));
+        if (s && s->remote && s->host == key.second && s->alive() && (f.cpu_pct || f.rss_bytes))
+            table_.process_figures(*s, f.cpu_pct, f.rss_bytes);
+    }
+    store_->add_samples(std::move(rows));
+}
+
+void Controller::figures_unavailable(const std::string& host, const std::string& why) {
+    for (Session* s : table_.all())
+        if (s->remote && s->host == host && s->alive()) table_.figures_unavailable(*s, why);
+}
+
 void Controller::ended(uint32_t id, SessionEnd reason, const std::string& detail) {
     Session* sp = table_.find(id);
     if (!sp || sp->state == SessionState::ended) return;

@@ -44,8 +44,12 @@ public:
     // What the source saw that the run should record (a refused connection, an agent that
     // joined or left, a clock offset): an event row.
     virtual void record(const store::EventRow& e) = 0;
-    // Samples taken elsewhere (a host agent), times in this run's clock.
+    // Samples taken elsewhere (a host agent), times in this run's clock. A joined session's own
+    // rows (cpu_pct, rss_bytes with its host's name) are its live figures too.
     virtual void add_samples(std::vector<store::SampleRow> rows) = 0;
+    // The joined sessions of `host` have no process figures from now on (no agent for it, its
+    // agent left): unknown with this reason, until its agent's samples come.
+    virtual void figures_unavailable(const std::string& host, const std::string& why) = 0;
     // A host taking part (a joined host): its row in `hosts`, replaced when given again.
     virtual void add_host(const store::HostInfo& h) = 0;
     // What RDP launchers saw (orchestrator/launcher_hub.h): a logon row (whole, again on each

@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/exit_codes.h"
 
@@ -36,6 +37,18 @@ void SessionTable::hello(Session& s, int64_t t) {
     s.link = Link::open;
     s.last_seen_ns = t;
     if (s.state == SessionState::starting) s.state = SessionState::running;
+}
+
+void SessionTable::process_figures(Session& s, std::optional<double> cpu_pct, std::optional<uint64_t> rss_bytes) {
+    if (cpu_pct) s.cpu_pct = *cpu_pct;
+    if (rss_bytes) s.rss_bytes = *rss_bytes;
+    s.figures_unavailable.clear();
+}
+
+void SessionTable::figures_unavailable(Session& s, const std::string& why) {
+    s.cpu_pct = NAN;
+    s.rss_bytes.reset();
+    s.figures_unavailable = why;
 }
 
 bool SessionTable::declare_failed(Session& s, SessionEnd reason, const std::string& detail, int64_t t) {

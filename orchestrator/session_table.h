@@ -60,10 +60,12 @@ struct Session {
     // the judge reads a span's frames from the database.
     RecentFrames live_frames;
     uint64_t recent_frames = 0;            // since the last status line
-    // Per-process figures from the host sampler.
+    // Per-process figures from the host it runs on: this host's sampler, or a joined host's agent
+    // (SessionTable::process_figures). Unknown: NaN / empty, with the reason when there is one.
     double cpu_s = -1, cpu_pct = NAN;
     int64_t cpu_t = 0;
-    uint64_t rss_bytes = 0;
+    std::optional<uint64_t> rss_bytes;
+    std::string figures_unavailable;  // why they are unknown: no agent on its host, the agent left
     std::string device;
     bool software = false;
 
@@ -101,6 +103,11 @@ public:
     // to declare; SessionEnd::ok otherwise (the reason is then set here).
     store::SessionEnd exited(Session& s, const ExitStatus& st, int64_t t);
     void link_closed(Session& s) { s.link = Link::closed; }
+    // Its process's figures as its host's sampler or agent read them just now (cpu_pct is empty
+    // on a process's first reading), and the way they become unknown: a reason, the old values
+    // dropped (figures of a host no longer sampled are not shown as current).
+    void process_figures(Session& s, std::optional<double> cpu_pct, std::optional<uint64_t> rss_bytes);
+    void figures_unavailable(Session& s, const std::string& why);
     // A session without a process ended, as its source saw it (a failure is declared first).
     void left(Session& s, store::SessionEnd reason, const std::string& detail, int64_t t);
     // Stored (end row written): the one place lost frames add to the run's total.

@@ -10,6 +10,7 @@
 #include "store/sqlite_handle.h"
 #include "store/store_reader.h"
 #include "report/frame_scan.h"
+#include "report/host_roster.h"
 #include "report/pool_judge.h"
 #include "report/sample_scan.h"
 #include "report/step_attribution.h"
@@ -279,7 +280,9 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
         if (s.frames_received > 0) fso.expected[s.id] = static_cast<uint64_t>(s.frames_received);
     auto samples_read = std::async(std::launch::async, [&] { return read_samples(db_path, [](std::string_view m) { return wanted_metric(m) || attribution_metric(m); }); });
     const FrameMap frames = scan_frames(db_path, fso);
-    const SampleSet samples = samples_read.get();
+    SampleSet samples = samples_read.get();
+    // A joined run: the controller's own samples never stand for the hosts its sessions ran on.
+    if (joined_run(a.hosts)) keep_session_hosts_only(samples, a.sessions);
     for (const auto& [id, v] : frames) a.frames += v.size();
 
     a.endpoint_logons = reader.endpoint_logons();
@@ -306,6 +309,7 @@ RunAnalysis analyze_impl(const std::string& db_path, const AnalyzeOptions& opts)
             }
 
     set_time_span(a, frames, samples);
+    build_host_roster(a, samples, events);  // after the time span: it says when a host's figures ended
     build_host_series(a, samples);
     build_marks(a, events);
     build_heatmap(a, frames, opts.heat_bins, threads);

@@ -55,6 +55,18 @@ struct HostUse {
     double gpu_util_mean_pct = -1;               // gpu_util_pct
     std::string gpu_source;
     double mem_used_max_bytes = -1;              // host_mem_used_bytes
+    std::optional<uint32_t> sessions;            // its own sessions in the step, where known (a joined run)
+    std::string note;                            // why it has no figures ("not judged: no agent on ..."), "" when it has
+};
+
+// One host that took part in a joined run (report/host_roster.h).
+struct HostPart {
+    std::string host;       // its name (the controller's: runs.host)
+    std::string role;       // store role: orchestrator, joined
+    uint32_t sessions = 0;  // sessions that ran on it
+    std::string agent;      // hosts.agent: local, agent, none: <reason>
+    bool sampled = false;   // the file holds host-wide samples of its own
+    std::string figures;    // whose samples its figures are, or "not judged: no agent on HOST since ..."
 };
 
 struct StepAnalysis {
@@ -196,6 +208,8 @@ struct RunAnalysis {
     // A pool run (several hosts' databases merged): per-host verdicts and the pool's figures;
     // empty for a single host. Each step's `verdict` above is then the pool's (core::pool_verdict).
     PoolAnalysis pool;
+    // A joined run: every host that took part, the controller first; empty for other runs.
+    std::vector<HostPart> roster;
     // A [scaling] series repeats the ramp once per pool size: max density, the knee and the
     // pool's per-host figures read the largest pool size's ramp. False: every step is that ramp.
     bool in_main_ramp(size_t step) const;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/format.h"
+#include "report/host_roster.h"
 
 namespace seatmark::report {
 
@@ -80,8 +81,9 @@ CapacityAnalysis model_capacity(const RunAnalysis& a) {
     }
 
     // Sizing guidance for the host's vCPUs.
-    if (!a.hosts.empty() && a.hosts.front().cpu_count > 0) {
-        c.vcpus = int(a.hosts.front().cpu_count);
+    // The sessions' host (a joined run's, never the controller's), when there is one.
+    if (const store::HostRow* h = measured_host(a); h && h->cpu_count > 0) {
+        c.vcpus = int(h->cpu_count);
         for (const auto& t : ms_tiers) c.tiers.push_back({t.name, t.per_vcpu, t.per_vcpu * c.vcpus});
         if (c.vcpus < 4 || c.vcpus > 24)
             c.sizing_note = "this host has " + std::to_string(c.vcpus) +

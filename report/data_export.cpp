@@ -150,7 +150,15 @@ json report_json(const RunAnalysis& a) {
     for (const auto& h : a.hosts)
         j["hosts"].push_back({{"hostname", h.hostname}, {"cpu_model", h.cpu_model}, {"cpu_count", h.cpu_count},
                               {"mem_total_bytes", h.mem_total_bytes}, {"os", h.os}, {"kernel", h.kernel},
-                              {"gpu", h.gpu}, {"driver", h.driver}, {"vulkan_device", h.vulkan_device}});
+                              {"gpu", h.gpu}, {"driver", h.driver}, {"vulkan_device", h.vulkan_device},
+                              {"role", h.role}, {"agent", h.agent}});
+    // A joined run's hosts: sessions on each and whose samples its figures are (report/host_roster.h).
+    if (!a.roster.empty()) {
+        j["hosts_taking_part"] = json::array();
+        for (const auto& p : a.roster)
+            j["hosts_taking_part"].push_back({{"host", p.host}, {"role", p.role}, {"sessions", p.sessions},
+                                              {"agent", p.agent}, {"sampled", p.sampled}, {"figures", p.figures}});
+    }
     j["warnings"] = hl.warnings;
     j["capacity"] = capacity_json(a, model_capacity(a));
     j["pool"] = pool_json(a);
@@ -206,7 +214,9 @@ json report_json(const RunAnalysis& a) {
                                        {"host_cpu_max_pct", jopt(u.cpu_max_pct)},
                                        {"gpu_util_mean_pct", jopt(u.gpu_util_mean_pct)},
                                        {"gpu_source", u.gpu_source},
-                                       {"mem_used_max_bytes", jopt(u.mem_used_max_bytes)}});
+                                       {"mem_used_max_bytes", jopt(u.mem_used_max_bytes)},
+                                       {"sessions", u.sessions ? json(*u.sessions) : json(nullptr)},
+                                       {"figures", u.note.empty() ? "its own samples" : u.note}});
         }
         st["windows"] = json::array();
         for (const auto& w : s.windows)

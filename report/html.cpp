@@ -229,6 +229,7 @@ std::string render_html(const RunAnalysis& a) {
          "<th>CPU / GPU %<div class=\"muted\">host mean</div></th><th class=\"l\">verdict</th></tr></thead><tbody>\n";
     h += step_rows(a);
     h += "</tbody></table>\n";
+    h += host_roster_html(a);
     h += host_use_html(a);
     h += pool_html(a);
 

@@ -89,6 +89,7 @@ std::string render_markdown(const RunAnalysis& a) {
              (s.host_use.empty() ? opt_num(s.host_cpu_mean_pct, 0) : std::string("per host")) + " | " +
              cell(verdict_text(s)) + " |\n";
     }
+    m += host_roster_markdown(a, [](std::string_view s) { return text(s); });
     m += host_use_markdown(a, [](std::string_view s) { return text(s); });
     m += pool_markdown(a, [](std::string_view s) { return text(s); });
     if (a.search.adaptive) m += "\n## Adaptive search\n\n" + text(search_text(a)) + "\n";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/stats.h"
+#include "report/host_roster.h"
 
 namespace seatmark::report {
 
@@ -47,9 +48,9 @@ core::StepResources resources(const RunAnalysis& a, const StepAnalysis& s, const
         }
     }
     r.run_queue = aggregate(samples.get("host_run_queue"), t0, t1).mean();
-    if (!a.hosts.empty()) {
-        r.cpu_count = static_cast<uint32_t>(std::max<int64_t>(0, a.hosts.front().cpu_count));
-        const double total = double(a.hosts.front().mem_total_bytes);
+    if (const store::HostRow* h = measured_host(a)) {  // a joined run's: its sessions' host, never the controller
+        r.cpu_count = static_cast<uint32_t>(std::max<int64_t>(0, h->cpu_count));
+        const double total = double(h->mem_total_bytes);
         if (total > 0 && s.mem_used_max_bytes >= 0) r.host_mem_pct = 100.0 * s.mem_used_max_bytes / total;
     }
     double max_cpu = -1;

@@ -158,18 +158,44 @@ TEST_CASE("join mode: two hosts, an agent on one, steps activate sessions in joi
     CHECK(names == std::set<std::string>{"desk-a", "desk-b"});
     CHECK(pool_sessions == 3);
     CHECK(a.steps[1].target == 3);
-    // Host-wide figures: the controller's own and desk-a's agent's, each its own; desk-b has none.
+    // Host-wide figures per host that ran sessions in the step: desk-a's from its agent; desk-b
+    // listed, not judged, with why; the controller, which ran none, not listed as if it had.
     const auto& use = a.steps[1].host_use;
-    CHECK(a.steps[1].host_cpu_mean_pct == -1);
+    CHECK(a.steps[1].host_cpu_mean_pct == -1);  // two hosts' sessions: no one host stands for both
     CHECK(std::count_if(use.begin(), use.end(), [](const report::HostUse& u) { return u.host == "desk-a" && u.cpu_mean_pct >= 0; }) == 1);
-    CHECK(std::none_of(use.begin(), use.end(), [](const report::HostUse& u) { return u.host == "desk-b"; }));
+    const auto b_use = std::find_if(use.begin(), use.end(), [](const report::HostUse& u) { return u.host == "desk-b"; });
+    REQUIRE(b_use != use.end());
+    CHECK(b_use->cpu_mean_pct == -1);
+    CHECK(b_use->note.rfind("not judged: no agent on desk-b since ", 0) == 0);
+    CHECK(std::none_of(use.begin(), use.end(), [](const report::HostUse& u) { return u.host.empty(); }));
+    uint32_t use_sessions = 0;
+    for (const auto& u : use) use_sessions += u.sessions.value_or(0);
+    CHECK(use_sessions == 3);
+    // Every host that took part, the controller first, with its agent status.
+    REQUIRE(a.roster.size() == 3);
+    CHECK(a.roster[0].role == "orchestrator");
+    CHECK(a.roster[0].sessions == 0);
+    CHECK(a.roster[1].host == "desk-a");
+    CHECK(a.roster[1].agent == "agent");
+    CHECK(a.roster[1].figures == "its agent's samples");
+    CHECK(a.roster[2].host == "desk-b");
+    CHECK(a.roster[2].agent.rfind("none: ", 0) == 0);
+    CHECK(a.roster[2].figures.rfind("not judged: no agent on desk-b since ", 0) == 0);
     auto rep = test::run_process(test::seatmark_argv({"report", db, "--out", r.dir.file("rep"), "--quiet"}));
     INFO(rep.err);
     REQUIRE(rep.exit_code == 0);
     const auto j = nlohmann::json::parse(test::read_file(r.dir.file("rep/report.json")));
     REQUIRE(j["pool"].is_object());
     CHECK(j["pool"]["hosts"].size() == 2);
-    CHECK(test::read_file(r.dir.file("rep/summary.md")).find("| 2 | 3 | desk-a |") != std::string::npos);
+    const std::string md = test::read_file(r.dir.file("rep/summary.md"));
+    INFO(md);
+    CHECK(md.find("| 2 | " + std::to_string(qi(db, "SELECT COUNT(*) FROM sessions WHERE host = 'desk-a'")) + " | desk-a |") != std::string::npos);
+    CHECK(md.find("## Hosts that took part") != std::string::npos);
+    CHECK(md.find("| desk-b | joined | ") != std::string::npos);
+    CHECK(md.find("not judged: no agent on desk-b since ") != std::string::npos);
+    REQUIRE(j["hosts_taking_part"].size() == 3);
+    CHECK(j["hosts_taking_part"][2]["host"] == "desk-b");
+    CHECK(j["hosts_taking_part"][2]["sampled"] == false);
     // A host's step is named by its own session count there: each host's in the run's last step.
     std::string refs;
     for (const char* h : {"desk-a", "desk-b"}) {

@@ -35,18 +35,23 @@ struct JoinRun {
     uint16_t port = free_port();
     std::string token, db, addr;
     std::unique_ptr<BackgroundProcess> run;
-    explicit JoinRun(const std::string& plan_body) {
+    // `listen`: the live API's --listen ("off": none; "127.0.0.1:0": a free port, read back with
+    // port_in from the run's stderr).
+    explicit JoinRun(const std::string& plan_body, const std::string& listen = "off") {
         token = dir.file("token");
         write_file(token, std::string(token_text) + "\n");
         db = dir.file("run.db");
         addr = "127.0.0.1:" + std::to_string(port);
         write_file(dir.file("plan.toml"), "name = \"join\"\n[run]\nsessions = \"join\"\nstop = \"max\"\n" + plan_body);
         run = std::make_unique<BackgroundProcess>(seatmark_argv(
-            {"run", dir.file("plan.toml"), "--db", db, "--accept", addr, "--token-file", token, "--listen", "off", "-q"}));
+            {"run", dir.file("plan.toml"), "--db", db, "--accept", addr, "--token-file", token, "--listen", listen, "-q"}));
     }
-    std::vector<std::string> session(const std::string& host) const {
-        return seatmark_argv({"session", "--join", addr, "--token-file", token, "--host-name", host,
-                              "--synthetic-fps", "60", "--quiet", "--retry-for", "20s"});
+    // quiet = false: it says on stderr how it joined and which session it became.
+    std::vector<std::string> session(const std::string& host, bool quiet = true) const {
+        std::vector<std::string> a = {"session", "--join", addr, "--token-file", token, "--host-name", host,
+                                      "--synthetic-fps", "60", "--retry-for", "20s"};
+        if (quiet) a.push_back("--quiet");
+        return seatmark_argv(a);
     }
     std::vector<std::string> agent(const std::string& host) const {
         return seatmark_argv({"agent", "--join", addr, "--token-file", token, "--host-name", host, "--quiet",
