@@ -82,6 +82,8 @@ CapacityAnalysis model_capacity(const RunAnalysis& a) {
     // Sizing guidance for the host's vCPUs.
     if (!a.hosts.empty() && a.hosts.front().cpu_count > 0) {
         c.vcpus = int(a.hosts.front().cpu_count);
+        // A cpuset or quota smaller than the machine is the host the sessions really had.
+        if (const auto cap = a.hosts.front().cpu_capacity; cap && *cap < c.vcpus) c.vcpus = std::max(1, int(*cap));
         for (const auto& t : ms_tiers) c.tiers.push_back({t.name, t.per_vcpu, t.per_vcpu * c.vcpus});
         if (c.vcpus < 4 || c.vcpus > 24)
             c.sizing_note = "this host has " + std::to_string(c.vcpus) +

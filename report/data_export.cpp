@@ -150,7 +150,9 @@ json report_json(const RunAnalysis& a) {
     for (const auto& h : a.hosts)
         j["hosts"].push_back({{"hostname", h.hostname}, {"cpu_model", h.cpu_model}, {"cpu_count", h.cpu_count},
                               {"mem_total_bytes", h.mem_total_bytes}, {"os", h.os}, {"kernel", h.kernel},
-                              {"gpu", h.gpu}, {"driver", h.driver}, {"vulkan_device", h.vulkan_device}});
+                              {"gpu", h.gpu}, {"driver", h.driver}, {"vulkan_device", h.vulkan_device},
+                              {"cpu_capacity", h.cpu_capacity ? json(*h.cpu_capacity) : json(nullptr)},
+                              {"cpu_capacity_note", h.cpu_capacity_note}});
     j["warnings"] = hl.warnings;
     j["capacity"] = capacity_json(a, model_capacity(a));
     j["pool"] = pool_json(a);

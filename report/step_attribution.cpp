@@ -49,6 +49,8 @@ core::StepResources resources(const RunAnalysis& a, const StepAnalysis& s, const
     r.run_queue = aggregate(samples.get("host_run_queue"), t0, t1).mean();
     if (!a.hosts.empty()) {
         r.cpu_count = static_cast<uint32_t>(std::max<int64_t>(0, a.hosts.front().cpu_count));
+        r.cpu_capacity = a.hosts.front().cpu_capacity.value_or(0);
+        r.cpu_capacity_note = a.hosts.front().cpu_capacity_note;
         const double total = double(a.hosts.front().mem_total_bytes);
         if (total > 0 && s.mem_used_max_bytes >= 0) r.host_mem_pct = 100.0 * s.mem_used_max_bytes / total;
     }
