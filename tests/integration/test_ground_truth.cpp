@@ -1,0 +1,121 @@
+// Ground truth (issue 29 items 1 and 3): a real `seatmark run` inside a cgroup v1 cpuset of one
+// CPU, its sessions synthetic with a known CPU cost. Each session spends 20 ms of CPU per 50 ms
+// frame (--synthetic-cpu-ms 20 --synthetic-fps 20) = 0.4 CPU, so 1 CPU holds 2 and not 3 by
+// construction. The report must find that density (within 1), name the CPU as what ran out, judge
+// its busy share against the 1 CPU the run had (near 100 %, not the ~50 % of the 2-CPU machine
+// the old code reported) and estimate room for about 2-3 sessions, not 6. Needs root and a
+// writable /sys/fs/cgroup/cpuset; otherwise Skipped with the reason.
+#include <doctest/doctest.h>
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "report/analysis.h"
+#include "tests/support/process.h"
+#include "tests/support/skip.h"
+
+using namespace seatmark;
+using namespace seatmark::test;
+
+namespace {
+
+// A cpuset cgroup of one CPU, removed when the test ends (its processes have exited by then).
+struct Cpuset {
+    std::string dir, why_not;
+    int cpu = -1;
+    Cpuset() {
+        const std::string root = "/sys/fs/cgroup/cpuset";
+        if (geteuid() != 0) { why_not = "needs root to make a cpuset cgroup"; return; }
+        if (::access((root + "/cpuset.cpus").c_str(), W_OK) != 0) { why_not = "no writable cgroup v1 cpuset at " + root; return; }
+        if (sysconf(_SC_NPROCESSORS_ONLN) < 2) { why_not = "needs at least 2 online CPUs to pin a run to fewer"; return; }
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof set, &set) != 0) { why_not = "sched_getaffinity failed"; return; }
+        for (int c = 0; c < CPU_SETSIZE && cpu < 0; ++c)
+            if (CPU_ISSET(c, &set)) cpu = c;
+        const std::string mems = read_file(root + "/cpuset.mems");
+        const std::string mem = mems.substr(0, mems.find_first_of(",-\n"));
+        dir = root + "/seatmark-gt-" + std::to_string(getpid());
+        std::error_code ec;
+        if (!std::filesystem::create_directory(dir, ec)) { why_not = "cannot create " + dir + ": " + ec.message(); dir.clear(); return; }
+        try {
+            write_file(dir + "/cpuset.cpus", std::to_string(cpu) + "\n");
+            write_file(dir + "/cpuset.mems", (mem.empty() ? std::string("0") : mem) + "\n");
+        } catch (const std::exception& e) {
+            why_not = std::string("cannot configure ") + dir + ": " + e.what();
+        }
+        // The kernel refuses a bad value when the file closes: read it back.
+        if (why_not.empty() && read_file(dir + "/cpuset.cpus").rfind(std::to_string(cpu), 0) != 0)
+            why_not = "the kernel did not take cpuset.cpus " + std::to_string(cpu) + " in " + dir;
+    }
+    ~Cpuset() {
+        if (!dir.empty()) ::rmdir(dir.c_str());
+    }
+};
+
+// N in "... room for about N such sessions ..." of an attribution's context; -1 when absent.
+double room_of(const core::Attribution& t) {
+    for (const auto& c : t.context)
+        if (auto at = c.find("room for about "); at != std::string::npos) return std::strtod(c.c_str() + at + 15, nullptr);
+    return -1;
+}
+
+}  // namespace
+
+TEST_CASE("ground truth: a run pinned to 1 CPU of a cpuset holds 2 sessions of 0.4 CPU, judged against that 1 CPU") {
+    Cpuset cg;
+    if (!cg.why_not.empty()) SEATMARK_SKIP(cg.why_not);
+    TempDir dir;
+    // Only the p95 interval judges (the other SLA terms are opened wide): 2 sessions of 0.4 CPU
+    // keep their 50 ms frames; 3 need 1.2 CPU and stretch them to about 60 ms and more. 60 ms
+    // rather than 55: another tenant's load on the shared CPU pushed 1 session's p95 to 56 ms.
+    write_file(dir.file("plan.toml"), "name = \"ground-truth-cpuset\"\n[run]\nallow_software = true\nstop = \"max\"\n"
+                                      "[steps]\nlist = [1, 2, 3, 4]\nsettle = \"1s\"\nwindow = \"3s\"\n"
+                                      "[[mix]]\nprofile = \"ci-tiny\"\n"
+                                      "[sla]\np95_interval_ms = 60\nlow1_fps = 1\nlatency_p95_ms = 10000\nstutter_pct = 100\n");
+    const std::string cmd = "echo $$ > " + cg.dir + "/tasks && exec " + SEATMARK_BIN + " run " + dir.file("plan.toml") +
+                            " --db " + dir.file("run.db") +
+                            " --quiet --session-args '--synthetic-cpu-ms 20 --synthetic-fps 20'";
+    auto r = run_process({"/bin/sh", "-c", cmd}, 90);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+
+    report::RunAnalysis a = report::analyze(dir.file("run.db"));
+    REQUIRE(!a.hosts.empty());
+    // The host row says what the run could use, and where that came from.
+    REQUIRE(a.hosts.front().cpu_capacity);
+    CHECK(*a.hosts.front().cpu_capacity == doctest::Approx(1.0));
+    CHECK(a.hosts.front().cpu_capacity_note == "1 CPU: cpuset " + std::to_string(cg.cpu) + " of " +
+                                                   std::to_string(a.hosts.front().cpu_count) + " online");
+    // Truth 2, within 1.
+    INFO("max density " << a.max_density);
+    CHECK(a.max_density >= 1);
+    CHECK(a.max_density <= 3);
+    REQUIRE(a.bottleneck_step);
+    const auto& s = a.steps[*a.bottleneck_step];
+    CHECK(s.target > a.max_density);  // the first failing step
+    const auto& t = s.attribution;
+    INFO(t.headline);
+    REQUIRE(t.binding);
+    const std::string b = t.resources[*t.binding].name;
+    CHECK((b == "host CPU" || b == "CPU run queue"));
+    // Busy share of the 1 CPU the run had: sessions wanting 1.2+ CPU fill it (the old code said
+    // 46-48 %: both CPUs of the machine, one of them idle to the run).
+    bool judged = false;
+    for (const auto& x : t.resources)
+        if (x.name == "host CPU") {
+            judged = true;
+            CHECK(x.busy_pct >= 80);
+            CHECK(x.figure.find("of 1 CPU (cpuset") != std::string::npos);
+        }
+    CHECK(judged);
+    // Room from the sessions' own CPU against 1 CPU: 1 / 0.4 = 2.5 at full speed, up to 1 / (1/3)
+    // = 3 once 3 sessions share it; the old code said 6-9 (2 CPUs).
+    const double room = room_of(t);
+    CHECK(room >= 1.5);
+    CHECK(room <= 3.5);
+}
