@@ -23,8 +23,13 @@ HostFigures::Sample HostFigures::sample(int64_t t, const std::vector<WatchedProc
             host_pct = std::min(100.0, 100.0 * double(*ns - *cgroup_prev_ns_) / (double(t - cgroup_prev_t_) * capacity_.cpus));
         cgroup_prev_ns_ = ns;
         cgroup_prev_t_ = t;
+    } else if (!pct.empty() && capacity_.limited()) {
+        // The allowed cores' busy time against the capacity (a quota without a readable cgroup
+        // CPU time counts other tenants' work on those cores too: an upper bound).
+        const double cores = capacity_.allowed.empty() ? capacity_.online : capacity_.allowed.size();
+        host_pct = std::min(100.0, allowed_cpu_percent(cpu_prev_, now, capacity_.allowed) * cores / capacity_.cpus);
     } else if (!pct.empty()) {
-        host_pct = capacity_.limited() ? allowed_cpu_percent(cpu_prev_, now, capacity_.allowed) : pct[0];
+        host_pct = pct[0];
     }
     if (host_pct) {
         rows.push_back({t, std::nullopt, src, "host_cpu_pct", *host_pct});

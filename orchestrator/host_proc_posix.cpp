@@ -136,7 +136,9 @@ CpuCapacity read_cpu_capacity() {
     if (is_v1) {
         const std::string mount = v1_dir("cpu", "");
         if (!mount.empty()) quota = quota_cpus_at(mount + (*v1cpu == "/" ? "" : *v1cpu), mount, false);
-        if (auto acct = cgroup_path_of(self, "cpuacct"); acct) {
+        // cpuacct counts the group the quota limits only when it is the same cgroup (a joint
+        // cpu,cpuacct mount, or the same path in both); else the figure falls back to the cores'.
+        if (auto acct = cgroup_path_of(self, "cpuacct"); acct && *acct == *v1cpu) {
             const std::string m = v1_dir("cpuacct", "");
             if (!m.empty()) usage = m + (*acct == "/" ? "" : *acct) + "/cpuacct.usage";
         }
