@@ -83,6 +83,9 @@ struct Quota {
         try {
             write_file(dirs[0] + "/cpu.cfs_period_us", "50000\n");
             write_file(dirs[0] + "/cpu.cfs_quota_us", "50000\n");
+            // The group's weight against its siblings (nice only orders tasks within one group):
+            // work elsewhere on the machine does not take the CPU the quota grants.
+            write_file(dirs[0] + "/cpu.shares", "262144\n");
         } catch (const std::exception& e) {
             why_not = std::string("cannot set the quota in ") + dirs[0] + ": " + e.what();
         }
@@ -114,7 +117,10 @@ void check_one_cpu_run(const std::vector<std::string>& tasks_dirs, const std::st
                                       "[sla]\np95_interval_ms = 60\nlow1_fps = 1\nlatency_p95_ms = 10000\nstutter_pct = 100\n");
     std::string cmd;
     for (const auto& d : tasks_dirs) cmd += "echo $$ > " + d + "/tasks && ";
-    cmd += std::string("exec ") + SEATMARK_BIN + " run " + dir.file("plan.toml") + " --db " + dir.file("run.db") +
+    // At nice -10 (root): other work on the machine at the default priority (a parallel build,
+    // other tests) takes about a tenth of a contested CPU instead of half of it, so the constructed
+    // capacity is the run's. Foreign load itself is issue 29 item 2's guard, not this truth.
+    cmd += std::string("exec nice -n -10 ") + SEATMARK_BIN + " run " + dir.file("plan.toml") + " --db " + dir.file("run.db") +
            " --quiet --session-args '--synthetic-cpu-ms 20 --synthetic-fps 20'";
     auto r = run_process({"/bin/sh", "-c", cmd}, 90);
     INFO(r.out << r.err);
