@@ -94,11 +94,22 @@ Attribution attribute(const StepResources& r) {
         add(gpu_names[i], v, v ? pct(*v) + " " + gpu_what[i] : "", r.gpu_source, why);
     }
 
-    add("host CPU", r.host_cpu_pct, r.host_cpu_pct ? pct(*r.host_cpu_pct) + " busy" : "", "proc", "no host CPU samples");
-    if (r.run_queue && r.cpu_count > 0) {
+    // Under a cpuset or quota the figures say which capacity they are a share of ("1 CPU (cpuset 0
+    // of 2 online)"), so a reader never takes them for the whole machine's.
+    const double cpus = usable_cpus(r);
+    const bool capped = cpus > 0 && cpus < double(r.cpu_count) && !r.cpu_capacity_note.empty();
+    std::string of;
+    if (capped) {
+        const size_t colon = r.cpu_capacity_note.find(": ");
+        of = colon == std::string::npos ? r.cpu_capacity_note
+                                         : r.cpu_capacity_note.substr(0, colon) + " (" + r.cpu_capacity_note.substr(colon + 2) + ")";
+    }
+    add("host CPU", r.host_cpu_pct, r.host_cpu_pct ? pct(*r.host_cpu_pct) + " busy" + (capped ? " of " + of : "") : "", "proc",
+        "no host CPU samples");
+    if (r.run_queue && cpus > 0) {
         char b[96];
-        std::snprintf(b, sizeof b, "%.1f runnable on %u CPUs", *r.run_queue, r.cpu_count);
-        add("CPU run queue", 100.0 * *r.run_queue / r.cpu_count, b, "proc", "");
+        std::snprintf(b, sizeof b, "%.1f runnable on %g CPU%s", *r.run_queue, cpus, cpus == 1 ? "" : "s");
+        add("CPU run queue", 100.0 * *r.run_queue / cpus, b, "proc", "");
     } else {
         a.not_judged.push_back({"CPU run queue", r.run_queue ? "the host's CPU count is unknown" : "no run-queue samples"});
     }
@@ -131,10 +142,11 @@ Attribution attribute(const StepResources& r) {
         std::snprintf(b, sizeof b, "per-session CPU %.0f %% of one core (busiest session %.0f %%)", *r.session_cpu_mean_pct,
                       r.session_cpu_max_pct.value_or(*r.session_cpu_mean_pct));
         std::string t = b;
-        if (r.cpu_count > 0 && *r.session_cpu_mean_pct > 0) {
-            const double room = r.cpu_count * 100.0 / *r.session_cpu_mean_pct;
+        if (cpus > 0 && *r.session_cpu_mean_pct > 0) {
+            const double room = cpus * 100.0 / *r.session_cpu_mean_pct;
             std::snprintf(b, sizeof b, ": the CPU has room for about %.0f such sessions", room);
             t += b;
+            if (capped) t += " on its " + of;
             // The estimate beside a step that failed with fewer sessions must say what it implies
             // (issue 29: "room for about 5" next to a measured max density of 0).
             if (std::floor(room) > double(r.sessions)) {
@@ -173,6 +185,11 @@ Attribution attribute(const StepResources& r) {
     if (gpu_missing) h += "; GPU engine not judged (" + (r.gpu_source.empty() ? std::string("no GPU telemetry") : r.gpu_source + " gave no utilisation") + ")";
     a.headline = h;
     return a;
+}
+
+double usable_cpus(const StepResources& r) {
+    if (r.cpu_capacity > 0 && (r.cpu_count == 0 || r.cpu_capacity < double(r.cpu_count))) return r.cpu_capacity;
+    return r.cpu_count;
 }
 
 }  // namespace seatmark::core

@@ -31,6 +31,10 @@ struct StepResources {
     int busiest_core = -1;
     std::optional<double> run_queue;           // mean runnable tasks (running + waiting for a CPU)
     uint32_t cpu_count = 0;                    // logical CPUs of the host (0: unknown)
+    // CPUs the run could really use when fewer than cpu_count (a cpuset or CFS quota; 0: all of
+    // cpu_count), and where that came from; host_cpu_pct is then a share of it.
+    double cpu_capacity = 0;
+    std::string cpu_capacity_note;
     std::optional<double> host_mem_pct;        // peak used / total
     std::optional<double> session_cpu_mean_pct, session_cpu_max_pct;  // % of one core
     // Frame-time decomposition: medians over sessions of their median CPU time, GPU time and
@@ -68,6 +72,10 @@ struct Attribution {
 inline constexpr double frame_bound_share = 0.5;
 
 Attribution attribute(const StepResources& r);
+
+// The CPUs the run's CPU figures are judged against: cpu_capacity where it is below cpu_count,
+// else cpu_count (0: unknown). The one rule for the run queue's and "room for" denominators.
+double usable_cpus(const StepResources& r);
 
 const char* to_string(FrameBound b);
 

@@ -1,6 +1,7 @@
 // A host's own figures as store rows (orchestrator/host_figures.h).
 #include "orchestrator/host_figures.h"
 
+#include <algorithm>
 #include <string>
 
 namespace seatmark::orchestrator {
@@ -13,13 +14,32 @@ HostFigures::Sample HostFigures::sample(int64_t t, const std::vector<WatchedProc
     const std::string src = source();
     CpuTimes now = read_cpu_times();
     auto pct = cpu_percent(cpu_prev_, now);
-    cpu_prev_ = now;
+    // The busy share of what this run may use (issue 29): on a host pinned to 1 CPU of 2, the
+    // whole machine's figure halves the truth and attribution then sees room that is not there.
+    std::optional<double> host_pct;
+    if (capacity_.quota_binds() && !capacity_.usage_path.empty()) {
+        const auto ns = read_cgroup_cpu_ns(capacity_.usage_path);
+        if (ns && cgroup_prev_ns_ && t > cgroup_prev_t_ && *ns >= *cgroup_prev_ns_)
+            host_pct = std::min(100.0, 100.0 * double(*ns - *cgroup_prev_ns_) / (double(t - cgroup_prev_t_) * capacity_.cpus));
+        cgroup_prev_ns_ = ns;
+        cgroup_prev_t_ = t;
+    } else if (!pct.empty() && capacity_.limited()) {
+        // The allowed cores' busy time against the capacity (a quota without a readable cgroup
+        // CPU time counts other tenants' work on those cores too: an upper bound).
+        const double cores = capacity_.allowed.empty() ? capacity_.online : capacity_.allowed.size();
+        host_pct = std::min(100.0, allowed_cpu_percent(cpu_prev_, now, capacity_.allowed) * cores / capacity_.cpus);
+    } else if (!pct.empty()) {
+        host_pct = pct[0];
+    }
+    if (host_pct) {
+        rows.push_back({t, std::nullopt, src, "host_cpu_pct", *host_pct});
+        host_cpu_pct_ = *host_pct;
+    }
     if (!pct.empty()) {
-        rows.push_back({t, std::nullopt, src, "host_cpu_pct", pct[0]});
-        host_cpu_pct_ = pct[0];
         for (size_t i = 1; i < pct.size(); ++i)
             rows.push_back({t, std::nullopt, src, "core" + std::to_string(i - 1) + "_cpu_pct", pct[i]});
     }
+    cpu_prev_ = now;
     const MemInfo mem = read_meminfo();
     if (mem.total_bytes)
         rows.push_back({t, std::nullopt, src, "host_mem_used_bytes", double(mem.total_bytes - mem.available_bytes)});

@@ -1,6 +1,8 @@
 #pragma once
 // A host's own figures as store rows, the same on every platform (what the run's host sampler
-// and `seatmark agent` record): CPU busy share of the whole machine (host_cpu_pct) and of each
+// and `seatmark agent` record): CPU busy share of the capacity the process really has
+// (host_cpu_pct: the whole machine, or under a cpuset or CFS quota smaller than it the allowed
+// CPUs' busy share or the cgroup's CPU time against the quota; host_proc.h CpuCapacity) and of each
 // core (coreN_cpu_pct), memory in use (host_mem_used_bytes), the load average and run queue
 // where the OS has them (host_load1, host_run_queue: Linux), and per watched process its CPU
 // share (cpu_pct, of one core: 100 = one core busy) and resident memory (rss_bytes; the working
@@ -52,6 +54,9 @@ private:
         double cpu_s = 0;
     };
     CpuTimes cpu_prev_;
+    CpuCapacity capacity_ = read_cpu_capacity();
+    std::optional<uint64_t> cgroup_prev_ns_;  // the cgroup's CPU time at the previous sample (quota)
+    int64_t cgroup_prev_t_ = 0;
     ProcessUsageReader usage_;
     std::map<pid_t, Prev> prev_;
     double host_cpu_pct_ = NAN;

@@ -1,6 +1,7 @@
 #include "orchestrator/host_proc.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -42,6 +43,7 @@ HostIdentity read_host_identity() {
     if (gethostname(name, sizeof name - 1) == 0) h.hostname = name;
     h.cpu_model = after_colon(first_line_with("/proc/cpuinfo", "model name"));
     h.cpu_count = static_cast<uint32_t>(sysconf(_SC_NPROCESSORS_ONLN));
+    h.capacity = read_cpu_capacity();
     h.mem_total_bytes = read_meminfo().total_bytes;
     std::string pretty = first_line_with("/etc/os-release", "PRETTY_NAME=");
     if (!pretty.empty()) {
@@ -52,6 +54,118 @@ HostIdentity read_host_identity() {
     utsname u{};
     if (uname(&u) == 0) h.kernel = std::string(u.sysname) + " " + u.release + " " + u.machine;
     return h;
+}
+
+std::optional<std::string> cgroup_path_of(std::string_view text, std::string_view controller) {
+    std::optional<std::string> v2;
+    while (!text.empty()) {
+        const size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        // hierarchy-id:controller,controller:path
+        const size_t a = line.find(':'), b = a == std::string_view::npos ? a : line.find(':', a + 1);
+        if (b == std::string_view::npos) continue;
+        std::string_view list = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+        if (line.substr(0, a) == "0" && list.empty()) {
+            v2 = std::string(path);
+            continue;
+        }
+        while (!list.empty()) {
+            const size_t c = list.find(',');
+            if (list.substr(0, c) == controller) return std::string(path);
+            list = c == std::string_view::npos ? std::string_view() : list.substr(c + 1);
+        }
+    }
+    return v2;
+}
+
+namespace {
+
+std::string read_small(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// The v1 mount of a controller (/sys/fs/cgroup/cpu, or a joint cpu,cpuacct) holding a cgroup path.
+std::string v1_dir(const std::string& controller, const std::string& path) {
+    for (const std::string& m : {controller, std::string("cpu,cpuacct"), std::string("cpuacct,cpu")})
+        if (::access(("/sys/fs/cgroup/" + m).c_str(), F_OK) == 0) return "/sys/fs/cgroup/" + m + path;
+    return {};
+}
+
+// The tightest CFS quota in CPUs of the cgroup at dir and its parents up to the mount (a
+// parent's limit binds its children too); 0 when none. v2: "max 100000" or "150000 100000".
+double quota_cpus_at(std::string dir, const std::string& mount, bool v2) {
+    double best = 0;
+    for (;;) {
+        double q = 0, p = 0;
+        if (v2) {
+            std::istringstream in(read_small(dir + "/cpu.max"));
+            std::string qs;
+            if (in >> qs >> p && qs != "max") q = std::strtod(qs.c_str(), nullptr);
+        } else {
+            q = std::strtod(read_small(dir + "/cpu.cfs_quota_us").c_str(), nullptr);
+            p = std::strtod(read_small(dir + "/cpu.cfs_period_us").c_str(), nullptr);
+        }
+        if (q > 0 && p > 0 && (best == 0 || q / p < best)) best = q / p;
+        if (dir.size() <= mount.size()) return best;
+        dir = dir.substr(0, dir.rfind('/'));
+    }
+}
+
+}  // namespace
+
+CpuCapacity read_cpu_capacity() {
+    const uint32_t online = static_cast<uint32_t>(sysconf(_SC_NPROCESSORS_ONLN));
+    std::vector<int> allowed;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set)) allowed.push_back(c);
+    const std::string self = read_small("/proc/self/cgroup");
+    double quota = 0;
+    std::string usage;
+    const auto v1cpu = cgroup_path_of(self, "cpu");
+    // Only the v2 line answers "" (no v1 line has an empty controller list).
+    const auto v2 = cgroup_path_of(self, "");
+    const bool is_v1 = v1cpu && (!v2 || self.find(",cpu,") != std::string::npos || self.find(":cpu,") != std::string::npos ||
+                                 self.find(",cpu:") != std::string::npos || self.find(":cpu:") != std::string::npos);
+    if (is_v1) {
+        const std::string mount = v1_dir("cpu", "");
+        if (!mount.empty()) quota = quota_cpus_at(mount + (*v1cpu == "/" ? "" : *v1cpu), mount, false);
+        // cpuacct counts the group the quota limits only when it is the same cgroup (a joint
+        // cpu,cpuacct mount, or the same path in both); else the figure falls back to the cores'.
+        if (auto acct = cgroup_path_of(self, "cpuacct"); acct && *acct == *v1cpu) {
+            const std::string m = v1_dir("cpuacct", "");
+            if (!m.empty()) usage = m + (*acct == "/" ? "" : *acct) + "/cpuacct.usage";
+        }
+    } else if (v1cpu) {  // the v2 line: cgroup2 at /sys/fs/cgroup (or /sys/fs/cgroup/unified beside v1)
+        for (const std::string mount : {"/sys/fs/cgroup", "/sys/fs/cgroup/unified"}) {
+            if (::access((mount + "/cgroup.controllers").c_str(), F_OK) != 0) continue;
+            const std::string dir = mount + (*v1cpu == "/" ? "" : *v1cpu);
+            quota = quota_cpus_at(dir, mount, true);
+            usage = dir + "/cpu.stat";
+            break;
+        }
+    }
+    CpuCapacity c = cpu_capacity_from(online, std::move(allowed), quota);
+    if (c.quota_binds() && read_cgroup_cpu_ns(usage)) c.usage_path = usage;
+    return c;
+}
+
+std::optional<uint64_t> read_cgroup_cpu_ns(const std::string& path) {
+    if (path.empty()) return std::nullopt;
+    const std::string text = read_small(path);
+    if (path.ends_with("cpu.stat")) {
+        const auto at = text.find("usage_usec ");
+        if (at == std::string::npos) return std::nullopt;
+        return std::strtoull(text.c_str() + at + 11, nullptr, 10) * 1000;
+    }
+    if (text.empty()) return std::nullopt;
+    return std::strtoull(text.c_str(), nullptr, 10);
 }
 
 CpuTimes read_cpu_times() {

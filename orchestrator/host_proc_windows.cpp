@@ -54,11 +54,17 @@ HostIdentity read_host_identity() {
     h.os = product.empty() ? "Windows" : product;
     h.kernel = build.empty() ? "" : "build " + build;
     h.cpu_count = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
+    h.capacity = read_cpu_capacity();
     MEMORYSTATUSEX m{};
     m.dwLength = sizeof m;
     if (GlobalMemoryStatusEx(&m)) h.mem_total_bytes = m.ullTotalPhys;
     return h;
 }
+
+// Windows keeps the machine's processors (job-object CPU limits are not read).
+CpuCapacity read_cpu_capacity() { return cpu_capacity_from(GetActiveProcessorCount(ALL_PROCESSOR_GROUPS), {}, 0); }
+std::optional<std::string> cgroup_path_of(std::string_view, std::string_view) { return std::nullopt; }
+std::optional<uint64_t> read_cgroup_cpu_ns(const std::string&) { return std::nullopt; }
 
 CpuTimes read_cpu_times() {
     CpuTimes t;

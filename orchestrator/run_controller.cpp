@@ -165,6 +165,11 @@ void Controller::open_store() {
     }
     hi.cpu_model = host.cpu_model;
     hi.cpu_count = host.cpu_count;
+    // A cpuset or CFS quota smaller than the machine: what attribution and "room for" judge against.
+    if (host.capacity.limited()) {
+        hi.cpu_capacity = host.capacity.cpus;
+        hi.cpu_capacity_note = host.capacity.note;
+    }
     hi.mem_total_bytes = static_cast<int64_t>(host.mem_total_bytes);
     hi.os = host.os;
     hi.kernel = host.kernel;

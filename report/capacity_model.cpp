@@ -84,6 +84,8 @@ CapacityAnalysis model_capacity(const RunAnalysis& a) {
     // The sessions' host (a joined run's, never the controller's), when there is one.
     if (const store::HostRow* h = measured_host(a); h && h->cpu_count > 0) {
         c.vcpus = int(h->cpu_count);
+        // A cpuset or quota smaller than the machine is the host the sessions really had.
+        if (const auto cap = h->cpu_capacity; cap && *cap < c.vcpus) c.vcpus = std::max(1, int(*cap));
         for (const auto& t : ms_tiers) c.tiers.push_back({t.name, t.per_vcpu, t.per_vcpu * c.vcpus});
         if (c.vcpus < 4 || c.vcpus > 24)
             c.sizing_note = "this host has " + std::to_string(c.vcpus) +

@@ -151,7 +151,9 @@ json report_json(const RunAnalysis& a) {
         j["hosts"].push_back({{"hostname", h.hostname}, {"cpu_model", h.cpu_model}, {"cpu_count", h.cpu_count},
                               {"mem_total_bytes", h.mem_total_bytes}, {"os", h.os}, {"kernel", h.kernel},
                               {"gpu", h.gpu}, {"driver", h.driver}, {"vulkan_device", h.vulkan_device},
-                              {"role", h.role}, {"agent", h.agent}});
+                              {"role", h.role}, {"agent", h.agent},
+                              {"cpu_capacity", h.cpu_capacity ? json(*h.cpu_capacity) : json(nullptr)},
+                              {"cpu_capacity_note", h.cpu_capacity_note}});
     // A joined run's hosts: sessions on each and whose samples its figures are (report/host_roster.h).
     if (!a.roster.empty()) {
         j["hosts_taking_part"] = json::array();

@@ -50,6 +50,8 @@ core::StepResources resources(const RunAnalysis& a, const StepAnalysis& s, const
     r.run_queue = aggregate(samples.get("host_run_queue"), t0, t1).mean();
     if (const store::HostRow* h = measured_host(a)) {  // a joined run's: its sessions' host, never the controller
         r.cpu_count = static_cast<uint32_t>(std::max<int64_t>(0, h->cpu_count));
+        r.cpu_capacity = h->cpu_capacity.value_or(0);
+        r.cpu_capacity_note = h->cpu_capacity_note;
         const double total = double(h->mem_total_bytes);
         if (total > 0 && s.mem_used_max_bytes >= 0) r.host_mem_pct = 100.0 * s.mem_used_max_bytes / total;
     }

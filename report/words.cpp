@@ -47,6 +47,7 @@ Headline headline(const RunAnalysis& a) {
         h.host = x.hostname;
         if (!x.cpu_model.empty()) h.host += ": " + x.cpu_model;
         if (x.cpu_count) h.host += ", " + std::to_string(x.cpu_count) + " CPUs";
+        if (x.cpu_capacity && !x.cpu_capacity_note.empty()) h.host += " (the run could use " + x.cpu_capacity_note + ")";
         if (x.mem_total_bytes) h.host += ", " + bytes(double(x.mem_total_bytes)) + " memory";
         if (!x.os.empty()) h.host += ", " + x.os;
         if (!x.kernel.empty()) h.host += ", kernel " + x.kernel;

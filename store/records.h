@@ -66,6 +66,8 @@ struct HostInfo {
     std::optional<int> lost_step;             // steps.idx it was lost in
     std::optional<std::string> lost_detail;   // how
     std::string agent = "local";              // 'local', 'agent' or 'none: <reason>'
+    std::optional<double> cpu_capacity;       // CPUs really usable when fewer than cpu_count; nullopt: all
+    std::string cpu_capacity_note;            // "1 CPU: cpuset 0 of 2 online"
 };
 
 struct StepInfo {

@@ -68,6 +68,10 @@ CREATE TABLE hosts (
   lost_detail     TEXT,                 -- how it was lost (e.g. 'no answer within 30 s at window open')
   agent           TEXT NOT NULL DEFAULT 'local',  -- how host figures were sampled: 'local', 'agent',
                                         -- or 'none: <reason>'
+  cpu_capacity    REAL,                 -- CPUs the run may really use when fewer than cpu_count (a
+                                        -- cpuset or CFS quota); NULL: all of cpu_count (or files
+                                        -- before the column). samples.host_cpu_pct is a share of it
+  cpu_capacity_note TEXT NOT NULL DEFAULT '',  -- where it came from: '1 CPU: cpuset 0 of 2 online'
   PRIMARY KEY (run_id, hostname)
 ) STRICT;
 

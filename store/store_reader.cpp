@@ -132,9 +132,11 @@ std::vector<HostRow> StoreReader::hosts() const {
     // Version 2 has one host, the writer's own: the defaults of its version-3 columns describe it.
     const char* v3 = "rank AS host_rank, role, clock_offset_ns, clock_uncertainty_ns, status, lost_step, lost_detail, agent";
     const char* v2 = "NULL AS host_rank, 'orchestrator', 0, NULL, 'ok', NULL, NULL, 'local'";
+    // cpu_capacity: NULL and '' from files before the columns (all CPUs).
+    const bool cap = version_ >= 3 && has_column("hosts", "cpu_capacity");
     Stmt s(db_, std::string("SELECT hostname, cpu_model, cpu_count, mem_total_bytes, os, kernel, gpu, driver,"
                             " vulkan_device, ") + (version_ >= 3 ? v3 : v2) +
-                    " FROM hosts ORDER BY host_rank IS NULL, host_rank, hostname");
+                    (cap ? ", cpu_capacity, cpu_capacity_note" : ", NULL, ''") + " FROM hosts ORDER BY host_rank IS NULL, host_rank, hostname");
     std::vector<HostRow> out;
     while (s.step()) {
         HostRow h;
@@ -155,6 +157,8 @@ std::vector<HostRow> StoreReader::hosts() const {
         h.lost_step = opt_int(s.col_opt_int(14));
         h.lost_detail = s.col_opt_text(15);
         h.agent = s.col_text(16);
+        if (!s.col_null(17)) h.cpu_capacity = s.col_real(17);
+        h.cpu_capacity_note = s.col_text(18);
         out.push_back(std::move(h));
     }
     return out;

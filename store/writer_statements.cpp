@@ -29,8 +29,8 @@ WriterStatements::WriterStatements(const Db& db)
       host_(db,
             "INSERT OR REPLACE INTO hosts(run_id, hostname, cpu_model, cpu_count, mem_total_bytes, os,"
             " kernel, gpu, driver, vulkan_device, rank, role, clock_offset_ns, clock_uncertainty_ns, status,"
-            " lost_step, lost_detail, agent)"
-            " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+            " lost_step, lost_detail, agent, cpu_capacity, cpu_capacity_note)"
+            " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
             "storing a host"),
       step_(db,
             "INSERT OR REPLACE INTO steps(run_id, idx, repeat, target_sessions, started_ns, shortfall, pool_hosts)"
@@ -106,7 +106,10 @@ void WriterStatements::operator()(const cmd::AddHost& c) {
     host_.bind_text(10, h.vulkan_device).bind_opt_int(11, opt64(h.rank)).bind_text(12, h.role);
     host_.bind_int(13, h.clock_offset_ns).bind_opt_int(14, h.clock_uncertainty_ns);
     host_.bind_text(15, h.lost ? "lost" : "ok").bind_opt_int(16, opt64(h.lost_step));
-    host_.bind_opt_text(17, h.lost_detail).bind_text(18, h.agent).run();
+    host_.bind_opt_text(17, h.lost_detail).bind_text(18, h.agent);
+    if (h.cpu_capacity) host_.bind_real(19, *h.cpu_capacity);
+    else host_.bind_null(19);
+    host_.bind_text(20, h.cpu_capacity_note).run();
 }
 
 void WriterStatements::operator()(const cmd::BeginStep& c) {

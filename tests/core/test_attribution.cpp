@@ -132,3 +132,33 @@ TEST_CASE("the CPU's room estimate says when it exceeds the sessions that ran") 
     for (const auto& c : attribute(r).context)
         if (c.find("room for") != std::string::npos) CHECK(c.ends_with("room for about 4 such sessions"));
 }
+
+TEST_CASE("under a cpuset or quota the CPU is judged against the capacity the run had") {
+    // Issue 29: pinned to 1 CPU of 2, "room for about 6 such sessions" where 2 fit.
+    StepResources r = gpu_host();
+    r.sessions = 3;
+    r.cpu_count = 2;
+    r.cpu_capacity = 1;
+    r.cpu_capacity_note = "1 CPU: cpuset 0 of 2 online";
+    r.host_cpu_pct = 98;
+    r.run_queue = 3;
+    r.session_cpu_mean_pct = 33;
+    CHECK(usable_cpus(r) == 1);
+    const Attribution a = attribute(r);
+    bool host = false, rq = false;
+    for (const auto& x : a.resources) {
+        if (x.name == "host CPU") host = x.figure == "98 % busy of 1 CPU (cpuset 0 of 2 online)";
+        if (x.name == "CPU run queue") rq = x.figure == "3.0 runnable on 1 CPU" && x.busy_pct == doctest::Approx(100);
+    }
+    CHECK(host);
+    CHECK(rq);
+    std::string room;
+    for (const auto& c : a.context)
+        if (c.find("room for") != std::string::npos) room = c;
+    CHECK(room == "per-session CPU 33 % of one core (busiest session 33 %): the CPU has room for about 3 such sessions "
+                  "on its 1 CPU (cpuset 0 of 2 online)");
+    r.cpu_capacity = 0;  // none recorded: the machine's CPUs, as before
+    CHECK(usable_cpus(r) == 2);
+    r.cpu_capacity = 4;  // above the machine: the machine binds
+    CHECK(usable_cpus(r) == 2);
+}
