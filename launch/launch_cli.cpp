@@ -148,6 +148,11 @@ int run_launch(const Options& o) {
     nlohmann::json out = nlohmann::json::array();
     int failed = 0;
     std::string arrivals_csv = "user,seq,arrival_ns\n";
+    // One row per session under named columns (issue 32: the rows had no header). logon: connect to
+    // the first frame; frames/s, delivered and p95 are what reached this endpoint.
+    if (!sessions.empty())
+        std::printf("%-20s %-8s %9s %9s %11s %8s %-9s %9s\n", "user", "fault", "logon ms", "frames/s", "delivered %",
+                    "p95 ms", "codec", "KB/s");
     for (auto& s : sessions) {
         s->join();
         const auto r = s->outcome();
@@ -155,7 +160,7 @@ int run_launch(const Options& o) {
         out.push_back(to_json(r));
         for (const auto& a : r.arrivals)
             arrivals_csv += r.user + "," + std::to_string(a.seq) + "," + std::to_string(a.arrival_ns) + "\n";
-        std::printf("%-20s %-8s logon %7.0f ms  %6.1f frames/s  delivered %5.1f %%  p95 %6.1f ms  %-9s %8.0f KB/s%s%s\n",
+        std::printf("%-20s %-8s %9.0f %9.1f %11.1f %8.1f %-9s %9.0f%s%s\n",
                     r.user.c_str(), r.fault.c_str(), r.first_frame_ms, r.endpoint.arrivals_per_s,
                     100.0 * r.endpoint.delivered_ratio, r.endpoint.interval_p95_ms, r.codec.c_str(),
                     r.payload_bytes_per_s / 1024.0, r.detail.empty() ? "" : "\n    ", r.detail.c_str());
