@@ -13,6 +13,7 @@
 #include "report/charts.h"
 #include "report/html_capacity.h"
 #include "tests/report/golden.h"
+#include "tests/support/input_error.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;
@@ -20,12 +21,6 @@ using namespace seatmark::report;
 namespace golden = seatmark::test::golden;
 
 namespace {
-
-size_t count(const std::string& s, const std::string& part) {
-    size_t n = 0;
-    for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
-    return n;
-}
 
 RunAnalysis analysed(const golden::Spec& spec, test::TempDir& dir) {
     const std::string db = dir.file("g.db");
@@ -81,8 +76,8 @@ TEST_CASE("the p95 chart marks a value above its axis with a triangle and its va
     CHECK(svg.find(">150</text>") != std::string::npos);
     CHECK(svg.find(">175</text>") == std::string::npos);
     // Step 8's median and worst session are both 160.2 ms: two triangles, each with its value.
-    CHECK(count(svg, "Z\"") == 2);
-    CHECK(count(svg, ">160 ms</text>") == 2);
+    CHECK(test::occurrences(svg, "Z\"") == 2);
+    CHECK(test::occurrences(svg, ">160 ms</text>") == 2);
     CHECK(svg.find("off the scale, value written beside it") != std::string::npos);
     // No point sits on the top edge (y = 44) as if 150 were its value.
     CHECK(svg.find("cy=\"44\"") == std::string::npos);
@@ -90,7 +85,7 @@ TEST_CASE("the p95 chart marks a value above its axis with a triangle and its va
     SUBCASE("a run whose values all fit draws no triangle and no off-scale note") {
         test::TempDir d2;
         const std::string plain = p95_chart(analysed(golden::crafted(), d2));
-        CHECK(count(plain, "Z\"") == 0);
+        CHECK(test::occurrences(plain, "Z\"") == 0);
         CHECK(plain.find("off the scale") == std::string::npos);
     }
 }

@@ -9,6 +9,7 @@
 
 #include "image/png.h"
 #include "tests/report/golden.h"
+#include "tests/support/input_error.h"
 #include "tests/support/process.h"
 
 using namespace seatmark;
@@ -16,12 +17,6 @@ using nlohmann::json;
 namespace golden = seatmark::test::golden;
 
 namespace {
-
-size_t count(const std::string& s, const std::string& what) {
-    size_t n = 0;
-    for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-    return n;
-}
 
 }  // namespace
 
@@ -77,10 +72,10 @@ TEST_CASE("seatmark report writes HTML, Markdown, CSV and JSON with the hand-com
     // CSV: a header and one row per step; a row per session per step.
     std::string steps = test::read_file(out + "/steps.csv");
     CHECK(steps.rfind("step,sessions,", 0) == 0);
-    CHECK(count(steps, "\n") == 9);
+    CHECK(test::occurrences(steps, "\n") == 9);
     CHECK(steps.find("\n4,4,4,1,1,") != std::string::npos);
     std::string sessions = test::read_file(out + "/sessions.csv");
-    CHECK(count(sessions, "\n") == 1 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8);
+    CHECK(test::occurrences(sessions, "\n") == 1 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8);
 
     std::string md = test::read_file(out + "/summary.md");
     CHECK(md.find("**Max density: 6 sessions**") != std::string::npos);
@@ -91,9 +86,9 @@ TEST_CASE("seatmark report writes HTML, Markdown, CSV and JSON with the hand-com
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
     CHECK(html.find("https://") == std::string::npos);
-    CHECK(count(html, "<svg") == 6);  // p95, FPS, heat map, time line, USL fit, p95 fit
-    CHECK(count(html, "<rect") > 50);
-    CHECK(count(html, "<polyline") >= 3);
+    CHECK(test::occurrences(html, "<svg") == 6);  // p95, FPS, heat map, time line, USL fit, p95 fit
+    CHECK(test::occurrences(html, "<rect") > 50);
+    CHECK(test::occurrences(html, "<polyline") >= 3);
     CHECK(html.find("Max density") != std::string::npos);
     CHECK(html.find("SOFTWARE RENDERER") != std::string::npos);
     CHECK(html.find("Definitions") != std::string::npos);

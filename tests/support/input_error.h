@@ -19,6 +19,13 @@ std::string error_of(F&& f) {
 
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// How many times `part` occurs in `s` (overlaps counted).
+inline size_t occurrences(const std::string& s, const std::string& part) {
+    size_t n = 0;
+    for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
+    return n;
+}
+
 // "NAME:LINE" where LINE is the 1-based line of `text` holding `part` (0 if none): tests expect
 // the line an error names from the text they wrote, so a line added to a plan helper moves both.
 inline std::string file_line(const std::string& name, const std::string& text, const std::string& part) {
