@@ -12,6 +12,7 @@
 #include "common/errors.h"
 #include "common/self_exe.h"
 #include "common/exit_codes.h"
+#include "common/shell_word.h"
 #include "core/clock_offset.h"
 #include "orchestrator/asset_check.h"
 #include "core/live_json.h"
@@ -49,15 +50,6 @@ std::string host_db_path(const std::string& merged, const std::string& host) {
 
 void say(const PoolArgs& a, int rank, const std::string& line) {
     if (!a.quiet || rank == 0) std::fprintf(stderr, "seatmark pool [rank %d]: %s\n", rank, line.c_str());
-}
-
-std::string shell_word(const std::string& w) {
-    if (!w.empty() && w.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-+:=,@%") ==
-                          std::string::npos)
-        return w;
-    std::string q = "'";
-    for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
 }
 
 // The `seatmark merge` that makes the pool's database by hand, ready to paste: every host's own

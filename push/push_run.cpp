@@ -5,25 +5,12 @@
 #include <exception>
 
 #include "common/errors.h"
+#include "common/shell_word.h"
 #include "push/push_ledger.h"
 #include "push/push_record.h"
 #include "store/store_reader.h"
 
 namespace seatmark::push {
-
-namespace {
-
-// A path as a shell reads it back, for the command a message tells the user to run.
-std::string shell_word(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,") ==
-                          std::string::npos)
-        return s;
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-}  // namespace
 
 PushSetup push_setup(const PushRequest& request) {
     PushSetup s;
